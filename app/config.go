@@ -1,0 +1,84 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"events/models"
+)
+
+// Config is the service's configuration, read from the environment.
+type Config struct {
+	Host           string         // HOST
+	Port           int            // PORT
+	DatabaseURL    string         // DATABASE_URL; empty: the embedded default database
+	DataDir        string         // EVENTS_DATA_DIR, where the embedded database lives
+	Location       *time.Location // EVENTS_TIMEZONE
+	NotesURL       string         // EVENTS_NOTES_URL, the sidebar's Notes entry
+	TrustedProxies []string       // EVENTS_TRUSTED_PROXIES
+	RequestTimeout time.Duration  // EVENTS_REQUEST_TIMEOUT
+}
+
+// ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
+// Every bad value is reported, one sentence each.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	var errs []error
+	c := Config{
+		Host:        get("HOST", "127.0.0.1"),
+		DatabaseURL: get("DATABASE_URL", ""),
+		DataDir:     get("EVENTS_DATA_DIR", "./.data"),
+		NotesURL:    get("EVENTS_NOTES_URL", "/notes"),
+	}
+	port, err := strconv.Atoi(get("PORT", "3000"))
+	if err != nil || port < 1 || port > 65535 {
+		errs = append(errs, fmt.Errorf("PORT must be a port number from 1 to 65535, not %q", getenv("PORT")))
+	}
+	c.Port = port
+	zone := get("EVENTS_TIMEZONE", "Asia/Seoul")
+	if c.Location, err = models.LoadZone(zone); err != nil {
+		errs = append(errs, fmt.Errorf("EVENTS_TIMEZONE: %w", err))
+	}
+	for _, p := range strings.Split(get("EVENTS_TRUSTED_PROXIES", "127.0.0.1,::1"), ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				errs = append(errs, fmt.Errorf("EVENTS_TRUSTED_PROXIES must list IP addresses or CIDR ranges, and %q is neither", p))
+				continue
+			}
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p)
+	}
+	timeout := get("EVENTS_REQUEST_TIMEOUT", "10s")
+	if c.RequestTimeout, err = time.ParseDuration(timeout); err != nil || c.RequestTimeout < 100*time.Millisecond || c.RequestTimeout > 10*time.Minute {
+		errs = append(errs, fmt.Errorf("EVENTS_REQUEST_TIMEOUT must be a duration from 100ms to 10m, such as 10s, not %q", timeout))
+	}
+	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
+		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))
+	}
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		errs = append(errs, errors.New("DATABASE_URL must be a postgres:// URL"))
+	}
+	if net.ParseIP(strings.Trim(c.Host, "[]")) == nil && c.Host != "localhost" {
+		errs = append(errs, fmt.Errorf("HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0, not %q", c.Host))
+	}
+	return c, errors.Join(errs...)
+}
+
+// Addr is the address to listen on.
+func (c Config) Addr() string {
+	return net.JoinHostPort(strings.Trim(c.Host, "[]"), strconv.Itoa(c.Port))
+}

@@ -1,0 +1,70 @@
+// Package app holds the use cases of the events service over bun: each write
+// runs in one transaction, every query takes the request's context.
+package app
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/migrate"
+
+	"events/migrations"
+)
+
+// OpenDB opens the database at dsn. Sessions run in UTC, and a statement
+// may run at most statementTimeout (0: no limit).
+func OpenDB(dsn string, statementTimeout time.Duration) *bun.DB {
+	params := map[string]any{"TimeZone": "UTC"}
+	if statementTimeout > 0 {
+		params["statement_timeout"] = statementTimeout.Milliseconds()
+	}
+	connector := pgdriver.NewConnector(
+		pgdriver.WithDSN(dsn),
+		pgdriver.WithConnParams(params),
+		pgdriver.WithTimeout(5*time.Second),
+		pgdriver.WithApplicationName("events"),
+	)
+	sqldb := sql.OpenDB(connector)
+	n := 4 * runtime.GOMAXPROCS(0)
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	return bun.NewDB(sqldb, pgdialect.New())
+}
+
+// migrationLock is the pg_advisory_lock key held while migrating, so two
+// processes starting at once apply each migration once.
+const migrationLock = 0x6576656e7473 // "events"
+
+// Migrate applies the embedded migrations that are not applied yet, under an
+// advisory lock.
+func Migrate(ctx context.Context, db *bun.DB) error {
+	ms := migrate.NewMigrations()
+	if err := ms.Discover(migrations.FS); err != nil {
+		return fmt.Errorf("read migrations: %w", err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLock); err != nil {
+		return fmt.Errorf("migrate: take the migration lock: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLock)
+
+	m := migrate.NewMigrator(db, ms, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}

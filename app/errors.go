@@ -1,0 +1,84 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"events/models"
+)
+
+// ErrUnavailable: the database did not answer in time, or not at all (503).
+var ErrUnavailable = errors.New("the database is unavailable")
+
+// constraintFields names the field each CHECK constraint is about, so a row
+// the database refuses is reported like one the Go validation refuses.
+var constraintFields = map[string]string{
+	"calendar_event_has_start":   "start_at",
+	"activity_log_has_a_time":    "ended_at",
+	"cancelled_iff_cancelled_at": "status",
+	"deferred_iff_defer_until":   "status",
+	"completed_at_when_finished": "status",
+	"running_log_has_no_end":     "ended_at",
+	"undo_from_finished":         "status",
+	"end_at_after_start_at":      "end_at",
+	"ended_at_after_started_at":  "ended_at",
+	"time_fields_of_kind":        "kind",
+	"title_required":             "title",
+	"title_length":               "title",
+	"description_length":         "description",
+	"priority_range":             "priority",
+	"project_tag_length":         "project_tag",
+	"source_ref_iff_source":      "source_ref",
+	"source_ref_length":          "source_ref",
+	"text_without_controls":      "title",
+}
+
+// classify turns storage errors into the domain's: no row is
+// models.ErrNotFound, a broken constraint a models.FieldErrors, a lost or
+// slow database ErrUnavailable. Domain errors pass through.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return models.ErrNotFound
+	}
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		code := pgErr.Field('C')
+		switch {
+		case code == "23514" || code == "23502":
+			field := constraintFields[pgErr.Field('n')]
+			if field == "" {
+				field = pgErr.Field('c')
+			}
+			return models.FieldErrors{{Field: field, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
+		case code == "22021" || code == "22P05":
+			return models.FieldErrors{{Field: "body", Message: "a text field holds a character PostgreSQL cannot store"}}
+		case code == "23505" && pgErr.Field('n') == "event_history_undoes_key":
+			return &models.ConflictError{Reason: "this step was undone already"}
+		case code == "57014", code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"), code == "53300":
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		return err
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNRESET) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return err
+}

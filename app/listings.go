@@ -1,0 +1,248 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"events/models"
+)
+
+// Page is one page of a listing.
+type Page[T any] struct {
+	Items      []T     `json:"items"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// eventColumns are the columns of models.Event (the span is the database's own).
+const eventColumns = `e.id, e.kind, e.status, e.title, e.description, e.start_at, e.end_at, e.all_day,
+	e.due_at, e.started_at, e.ended_at, e.priority, e.project_tag, e.completed_at, e.cancelled_at,
+	e.defer_until, e.source, e.source_ref, e.undo_status, e.created_at, e.updated_at`
+
+// The literal status lists match the predicates of the partial indexes, so
+// the planner can prove a query stays inside them.
+const (
+	openStatuses = `('planned', 'tentative', 'in_progress', 'waiting')`
+	spanStart    = `coalesce(lower(e.span), 'infinity')`
+	activityAt   = `coalesce(e.ended_at, e.started_at)`
+)
+
+// where collects the conditions of a query and their arguments.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, args...)
+}
+
+func (w *where) sql() string {
+	if len(w.conds) == 0 {
+		return "TRUE"
+	}
+	return strings.Join(w.conds, "\n  AND ")
+}
+
+// bound is a range bound: the time, or nil for unbounded.
+func bound(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
+
+// overlaps selects spans that overlap [from, to); a running activity log
+// spans up to now.
+func overlaps(w *where, from, to *time.Time, now time.Time) {
+	w.add("e.span && tstzrange(?, ?, '[)')", bound(from), bound(to))
+	if from != nil {
+		w.add("(NOT upper_inf(e.span) OR ? < ?)", *from, now)
+	}
+}
+
+// List answers GET /api/events: any status unless filtered, in span order,
+// events without a time last.
+func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	var w where
+	if len(q.Kinds) > 0 {
+		w.add("e.kind IN (?)", bun.In(q.Kinds))
+	}
+	if len(q.Statuses) > 0 {
+		w.add("e.status IN (?)", bun.In(q.Statuses))
+		if !containsStatus(q.Statuses, models.StatusCancelled) {
+			w.add("e.status <> 'cancelled'")
+		}
+	}
+	if q.ProjectTag != nil {
+		if *q.ProjectTag == "" {
+			w.add("e.project_tag IS NULL")
+		} else {
+			w.add("e.project_tag = ?", *q.ProjectTag)
+		}
+	}
+	if len(q.Sources) > 0 {
+		w.add("e.source IN (?)", bun.In(q.Sources))
+	}
+	if q.From != nil || q.To != nil {
+		overlaps(&w, q.From, q.To, s.now())
+	}
+	if q.After != nil {
+		w.add("("+spanStart+", e.id) > (coalesce(?::timestamptz, 'infinity'), ?)", bound(q.After.T), q.After.ID)
+	}
+	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
+		"\nORDER BY " + spanStart + ", e.id\nLIMIT ?"
+	return s.page(ctx, q, sql, w.args, func(e *models.Event) models.Position {
+		return models.Position{T: e.SpanStart(), ID: e.ID}
+	})
+}
+
+// Today answers GET /api/events/today: what the day in q.Loc holds, overdue
+// tasks first.
+func (s *Service) Today(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	now := s.now()
+	dayStart, dayEnd := models.DayBounds(now, q.Loc)
+	var w where
+	w.add("e.status <> 'cancelled'")
+	w.add("NOT (e.status = 'deferred' AND e.defer_until > ?)", now)
+	w.add(`(e.span && tstzrange(?, ?, '[)')
+    OR (e.status IN `+openStatuses+` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)
+    OR e.status = 'in_progress'
+    OR (e.status = 'deferred' AND e.defer_until <= ?))`, dayStart, dayEnd, dayStart, now)
+	group := `(CASE WHEN e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ? THEN 0 ELSE 1 END)`
+	if q.After != nil {
+		w.add("("+group+", "+spanStart+", e.id) > (?, coalesce(?::timestamptz, 'infinity'), ?)",
+			dayStart, q.After.G, bound(q.After.T), q.After.ID)
+	}
+	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
+		"\nORDER BY " + group + ", " + spanStart + ", e.id\nLIMIT ?"
+	args := append(w.args, dayStart)
+	return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
+		g := 1
+		if models.Overdue(e, dayStart) {
+			g = 0
+		}
+		return models.Position{G: g, T: e.SpanStart(), ID: e.ID}
+	})
+}
+
+// Inbox answers GET /api/events/inbox: open tasks with no time, oldest first.
+func (s *Service) Inbox(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	var w where
+	w.add("e.status IN " + openStatuses)
+	w.add("e.kind = 'task'")
+	w.add("coalesce(e.due_at, e.start_at) IS NULL")
+	if q.After != nil {
+		w.add("(e.created_at, e.id) > (?, ?)", bound(q.After.T), q.After.ID)
+	}
+	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
+		"\nORDER BY e.created_at, e.id\nLIMIT ?"
+	return s.page(ctx, q, sql, w.args, func(e *models.Event) models.Position {
+		t := e.CreatedAt
+		return models.Position{T: &t, ID: e.ID}
+	})
+}
+
+// ActivityWindow is the window GET /api/events/activity covers: as asked,
+// else from the local midnight six days before today to the end of today.
+func ActivityWindow(q models.ListQuery, now time.Time) (from, to *time.Time) {
+	if q.From != nil || q.To != nil {
+		return q.From, q.To
+	}
+	dayStart, dayEnd := models.DayBounds(now, q.Loc)
+	f := dayStart.AddDate(0, 0, -6)
+	f = time.Date(f.Year(), f.Month(), f.Day(), 0, 0, 0, 0, q.Loc)
+	return &f, &dayEnd
+}
+
+// Activity answers GET /api/events/activity: activity logs of the window,
+// newest first. The logs that end (or sit) in the window come from the
+// activity index in its order; a log still running since before the window
+// is the only other kind that overlaps it.
+func (s *Service) Activity(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	now := s.now()
+	from, to := ActivityWindow(q, now)
+	var a, b where
+	a.add("e.kind = 'activity_log'")
+	a.add("e.status <> 'cancelled'")
+	if from != nil {
+		a.add(activityAt+" >= ?", *from)
+	}
+	overlaps(&a, from, to, now)
+	b.add("e.kind = 'activity_log'")
+	b.add("e.status = 'in_progress'")
+	b.add("e.ended_at IS NULL")
+	if from != nil {
+		b.add("e.started_at < ?", *from)
+		b.add("? < ?", *from, now)
+	} else {
+		b.add("FALSE")
+	}
+	if q.After != nil {
+		a.add("("+activityAt+", e.id) < (?, ?)", bound(q.After.T), q.After.ID)
+		b.add("("+activityAt+", e.id) < (?, ?)", bound(q.After.T), q.After.ID)
+	}
+	order := "\nORDER BY " + activityAt + " DESC, e.id DESC\nLIMIT ?"
+	sql := "SELECT " + eventColumns + " FROM (\n(SELECT * FROM events e\nWHERE " + a.sql() + order + ")\nUNION ALL\n" +
+		"(SELECT * FROM events e\nWHERE " + b.sql() + order + ")) e" + order
+	limit := q.Limit + 1
+	args := append(append(append(a.args, limit), b.args...), limit)
+	return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
+		return models.Position{T: models.ActivityAt(e), ID: e.ID}
+	})
+}
+
+// History answers GET /api/events/{id}/history, oldest first.
+func (s *Service) History(ctx context.Context, id int64, q models.ListQuery) (Page[models.History], error) {
+	out := Page[models.History]{Items: []models.History{}}
+	exists, err := s.db.NewSelect().Model((*models.Event)(nil)).Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return out, classify(err)
+	}
+	if !exists {
+		return out, models.ErrNotFound
+	}
+	sel := s.db.NewSelect().Model(&out.Items).Where("h.event_id = ?", id).
+		OrderExpr("h.occurred_at, h.id").Limit(int64(q.Limit + 1))
+	if q.After != nil {
+		sel = sel.Where("(h.occurred_at, h.id) > (?, ?)", bound(q.After.T), q.After.ID)
+	}
+	if err := sel.Scan(ctx); err != nil {
+		return out, classify(err)
+	}
+	if len(out.Items) > q.Limit {
+		out.Items = out.Items[:q.Limit]
+		last := out.Items[len(out.Items)-1]
+		c := q.Cursor(models.Position{T: &last.OccurredAt, ID: last.ID})
+		out.NextCursor = &c
+	}
+	return out, nil
+}
+
+// page runs a listing's query (its last argument the LIMIT) one row past
+// the page, to know whether another page follows.
+func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args []any, pos func(*models.Event) models.Position) (Page[models.Event], error) {
+	out := Page[models.Event]{Items: []models.Event{}}
+	args = append(args, q.Limit+1)
+	if err := s.db.NewRaw(sql, args...).Scan(ctx, &out.Items); err != nil {
+		return out, classify(err)
+	}
+	if len(out.Items) > q.Limit {
+		out.Items = out.Items[:q.Limit]
+		c := q.Cursor(pos(&out.Items[len(out.Items)-1]))
+		out.NextCursor = &c
+	}
+	return out, nil
+}
+
+func containsStatus(ss []models.Status, s models.Status) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

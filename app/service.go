@@ -1,0 +1,196 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"events/models"
+)
+
+// Service runs the use cases of the events service.
+type Service struct {
+	db  *bun.DB
+	loc *time.Location // EVENTS_TIMEZONE: all-day dates and the listings' default zone
+	now func() time.Time
+}
+
+// NewService returns a Service over db. loc is the configured time zone; now
+// is the clock (time.Now in production).
+func NewService(db *bun.DB, loc *time.Location, now func() time.Time) *Service {
+	return &Service{db: db, loc: loc, now: now}
+}
+
+// Location is the configured time zone.
+func (s *Service) Location() *time.Location { return s.loc }
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
+
+// Ping answers whether the database answers.
+func (s *Service) Ping(ctx context.Context) error { return classify(s.db.PingContext(ctx)) }
+
+// Create stores a new event and its create row. A (source, source_ref)
+// already stored is a *models.DuplicateError naming the stored event.
+func (s *Service) Create(ctx context.Context, in models.Input, actor models.Actor) (models.Event, error) {
+	e, err := in.NewEvent(s.now(), s.loc)
+	if err != nil {
+		return models.Event{}, err
+	}
+	if e.Source != nil {
+		actor = models.ActorImport
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewInsert().Model(&e).
+			On("CONFLICT (source, source_ref) WHERE source IS NOT NULL DO NOTHING").
+			Returning("id").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			// The unique index refused it; the winner has committed.
+			var id int64
+			if err := tx.NewSelect().Model((*models.Event)(nil)).Column("id").
+				Where("source = ? AND source_ref = ?", *e.Source, *e.SourceRef).Scan(ctx, &id); err != nil {
+				return err
+			}
+			return &models.DuplicateError{ExistingID: id}
+		}
+		if err != nil {
+			return err
+		}
+		h := models.CreateRecord(&e, actor)
+		_, err = tx.NewInsert().Model(&h).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return models.Event{}, classify(err)
+	}
+	return e, nil
+}
+
+// Get returns one event.
+func (s *Service) Get(ctx context.Context, id int64) (models.Event, error) {
+	var e models.Event
+	err := s.db.NewSelect().Model(&e).Where("id = ?", id).Scan(ctx)
+	return e, classify(err)
+}
+
+// Patch applies a PATCH of the editable fields. inErr is the error of
+// decoding the body, reported after the event is known to exist. A change of
+// a time field writes one reschedule row.
+func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	var out models.Event
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		e, err := lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if inErr != nil {
+			return inErr
+		}
+		n, times, changed, err := models.ApplyPatch(e, in, s.now(), s.loc)
+		if err != nil {
+			return err
+		}
+		out = n
+		if !changed {
+			return nil
+		}
+		if _, err := tx.NewUpdate().Model(&n).WherePK().
+			Column("title", "description", "start_at", "end_at", "all_day", "due_at",
+				"started_at", "ended_at", "priority", "project_tag", "updated_at").
+			Exec(ctx); err != nil {
+			return err
+		}
+		if len(times) == 0 {
+			return nil
+		}
+		h := models.RescheduleRecord(&n, times, actor)
+		_, err = tx.NewInsert().Model(&h).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return models.Event{}, classify(err)
+	}
+	return out, nil
+}
+
+// Operate applies a lifecycle operation and writes its history row. inErr is
+// the error of decoding the body; refusals come in the order of DESIGN.md.
+func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	var out models.Event
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		e, err := lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		var fieldErr models.FieldErrors
+		if errors.As(inErr, &fieldErr) {
+			// A bad value comes after the kind and status checks.
+			if err := models.Check(&e, op); err != nil {
+				return err
+			}
+		}
+		if inErr != nil {
+			return inErr
+		}
+		var undo *models.Undo
+		if op == models.OpReactivate && models.Check(&e, op) == nil {
+			if undo, err = undoStack(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		n, h, err := models.Apply(e, op, in, s.now(), actor, undo)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(&n).WherePK().
+			Column("status", "completed_at", "cancelled_at", "defer_until", "ended_at", "undo_status", "updated_at").
+			Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(&h).Exec(ctx); err != nil {
+			return err
+		}
+		out = n
+		return nil
+	})
+	if err != nil {
+		return models.Event{}, classify(err)
+	}
+	return out, nil
+}
+
+// lock reads the event and locks its row until the transaction ends, so
+// operations on one event are applied one after another.
+func lock(ctx context.Context, tx bun.Tx, id int64) (models.Event, error) {
+	var e models.Event
+	err := tx.NewSelect().Model(&e).Where("id = ?", id).For("UPDATE").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, models.ErrNotFound
+	}
+	return e, err
+}
+
+// undoStack returns the newest complete, cancel or defer of the event not
+// undone yet, and the status the step beneath it would restore.
+func undoStack(ctx context.Context, tx bun.Tx, id int64) (*models.Undo, error) {
+	var steps []models.History
+	err := tx.NewSelect().Model(&steps).
+		Where("h.event_id = ?", id).
+		Where("h.change_kind IN ('complete', 'cancel', 'defer')").
+		Where("NOT EXISTS (SELECT 1 FROM event_history r WHERE r.undoes = h.id)").
+		OrderExpr("h.id DESC").Limit(2).Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(steps) == 0 {
+		return nil, &models.ConflictError{Reason: "there is no step to undo"}
+	}
+	u := &models.Undo{Step: steps[0]}
+	if len(steps) == 2 {
+		u.Next = steps[1].StatusBefore
+	}
+	return u, nil
+}

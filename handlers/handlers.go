@@ -1,0 +1,178 @@
+// Package handlers is the HTTP surface of the service on Fiber: the route
+// table, request decoding, the one error mapper, and the two renderings of
+// every answer (JSON for API clients, an HTML fragment for htmx).
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/filesystem"
+	"github.com/gofiber/fiber/v2/middleware/requestid"
+
+	"events/app"
+	"events/models"
+	"events/static"
+)
+
+// BodyLimit is the largest request body accepted (413 above it).
+const BodyLimit = 256 << 10
+
+// Options configure the HTTP surface.
+type Options struct {
+	RequestTimeout time.Duration
+	TrustedProxies []string
+	NotesURL       string
+	Logger         *slog.Logger
+}
+
+// Handlers serves the routes over one app.Service.
+type Handlers struct {
+	svc  *app.Service
+	opts Options
+	log  *slog.Logger
+}
+
+// New returns the Fiber app of the service, its templates loaded and checked.
+func New(svc *app.Service, opts Options) (*fiber.App, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = 10 * time.Second
+	}
+	h := &Handlers{svc: svc, opts: opts, log: opts.Logger}
+	engine, err := newEngine(svc.Location())
+	if err != nil {
+		return nil, err
+	}
+	f := fiber.New(fiber.Config{
+		AppName:                 "events",
+		Views:                   engine,
+		ErrorHandler:            h.errorHandler,
+		BodyLimit:               BodyLimit,
+		ReadTimeout:             30 * time.Second,
+		WriteTimeout:            30 * time.Second,
+		IdleTimeout:             60 * time.Second,
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          opts.TrustedProxies,
+		DisableStartupMessage:   true,
+	})
+	h.routes(f)
+	return f, nil
+}
+
+// routes is the whole surface of the service, on one page.
+func (h *Handlers) routes(f *fiber.App) {
+	f.Use(requestid.New())
+	f.Use(h.logRequests)
+	f.Use(securityHeaders)
+	f.Use(h.deadline)
+
+	f.Get("/healthz", h.healthz)
+	f.Get("/readyz", h.readyz)
+	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
+
+	api := f.Group("/api/events")
+	route(api, "", map[string]fiber.Handler{"GET": h.list, "POST": h.create})
+	route(api, "/today", map[string]fiber.Handler{"GET": h.today})
+	route(api, "/inbox", map[string]fiber.Handler{"GET": h.inbox})
+	route(api, "/activity", map[string]fiber.Handler{"GET": h.activity})
+	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
+	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
+	for _, op := range models.Ops {
+		route(api, "/:id/"+string(op), map[string]fiber.Handler{"POST": h.operate(op)})
+	}
+}
+
+// route serves path with the given methods, and every other method with
+// 405 and an Allow header.
+func route(r fiber.Router, path string, methods map[string]fiber.Handler) {
+	var allow []string
+	for _, m := range []string{"GET", "POST", "PATCH"} {
+		handler, ok := methods[m]
+		if !ok {
+			continue
+		}
+		r.Add(m, path, handler)
+		allow = append(allow, m)
+		if m == "GET" {
+			allow = append(allow, "HEAD")
+		}
+	}
+	allowed := strings.Join(allow, ", ")
+	r.All(path, func(c *fiber.Ctx) error {
+		if c.Params("id") != "" {
+			if _, err := eventID(c); err != nil {
+				return err
+			}
+		}
+		c.Set(fiber.HeaderAllow, allowed)
+		return fiber.NewError(fiber.StatusMethodNotAllowed, c.Method()+" is not served here; use "+allowed)
+	})
+}
+
+func (h *Handlers) healthz(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok"})
+}
+
+func (h *Handlers) readyz(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	defer cancel()
+	if err := h.svc.Ping(ctx); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"status": "ready"})
+}
+
+// deadline gives every request the configured deadline; database
+// statements inherit it.
+func (h *Handlers) deadline(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(context.Background(), h.opts.RequestTimeout)
+	defer cancel()
+	c.SetUserContext(ctx)
+	return c.Next()
+}
+
+// securityHeaders are sent on every answer, errors included.
+func securityHeaders(c *fiber.Ctx) error {
+	c.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	return c.Next()
+}
+
+// logRequests writes one line per request.
+func (h *Handlers) logRequests(c *fiber.Ctx) error {
+	start := time.Now()
+	err := c.Next()
+	if err != nil {
+		if herr := c.App().ErrorHandler(c, err); herr != nil {
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	h.log.Info("request",
+		"id", c.GetRespHeader(fiber.HeaderXRequestID),
+		"method", c.Method(),
+		"path", c.Path(),
+		"status", c.Response().StatusCode(),
+		"duration_ms", float64(time.Since(start).Microseconds())/1000,
+		"client", clientIP(c))
+	return nil
+}
+
+// clientIP is the address of the client: the first X-Forwarded-For entry
+// when the connection comes from a trusted proxy, else the peer's address.
+func clientIP(c *fiber.Ctx) string {
+	if c.IsProxyTrusted() {
+		if ips := c.IPs(); len(ips) > 0 {
+			return ips[0]
+		}
+	}
+	return c.Context().RemoteIP().String()
+}

@@ -1,0 +1,192 @@
+package handlers
+
+import (
+	"errors"
+	"mime"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/utils"
+
+	"events/app"
+	"events/models"
+)
+
+// decode reads a JSON or form body into the one input type.
+func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, error) {
+	body := c.Body()
+	lifecycle := set == models.NoFields || set == models.DeferFields
+	if len(body) == 0 && lifecycle {
+		return models.Input{}, nil
+	}
+	switch mediaType(c) {
+	case "application/json":
+		return models.DecodeJSON(body, set)
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return models.Input{}, models.BadRequest("", "the form body does not parse: %s", err)
+		}
+		return models.DecodeForm(form, set, h.svc.Location())
+	case "":
+		if len(body) == 0 {
+			return models.Input{}, models.BadRequest("", "the body is empty: send a JSON object")
+		}
+	}
+	return models.Input{}, models.ErrUnsupportedMediaType
+}
+
+func mediaType(c *fiber.Ctx) string {
+	ct := c.Get(fiber.HeaderContentType)
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "invalid"
+	}
+	if strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json") {
+		return "application/json"
+	}
+	return mt
+}
+
+// actor is who a request acts for: the pages (htmx, or a form they post) or an API client.
+func actor(c *fiber.Ctx) models.Actor {
+	if c.Get("HX-Request") == "true" || mediaType(c) == "application/x-www-form-urlencoded" {
+		return models.ActorUser
+	}
+	return models.ActorAPI
+}
+
+// fragment reports whether the answer is an HTML fragment for htmx: an htmx
+// request that is neither a full-page navigation nor a history restore.
+func fragment(c *fiber.Ctx) bool {
+	return c.Get("HX-Request") == "true" &&
+		c.Get("HX-History-Restore-Request") != "true" &&
+		c.Get("HX-Request-Type") != "full"
+}
+
+// sendEvent answers one event: JSON, or its row fragment for htmx.
+func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, message string) error {
+	c.Vary("HX-Request")
+	c.Status(status)
+	if fragment(c) {
+		return c.Render("partials/event_row", h.row(e, message))
+	}
+	return c.JSON(e)
+}
+
+// sendList answers a page of events: JSON, or its rows for htmx.
+func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event]) error {
+	c.Vary("HX-Request")
+	if fragment(c) {
+		rows := make([]rowView, len(page.Items))
+		for i, e := range page.Items {
+			rows[i] = h.row(e, "")
+		}
+		return c.Render("partials/event_rows", rows)
+	}
+	return c.JSON(page)
+}
+
+// problem is an RFC 9457 problem details body.
+type problem struct {
+	Type       string              `json:"type"`
+	Title      string              `json:"title"`
+	Status     int                 `json:"status"`
+	Detail     string              `json:"detail"`
+	Errors     []models.FieldError `json:"errors"`
+	ExistingID *int64              `json:"existing_id,omitempty"`
+}
+
+// problemFor maps an error to its status and problem; this is the only place
+// an error picks its status.
+func problemFor(err error) problem {
+	p := problem{Type: "about:blank", Errors: []models.FieldError{}}
+	var (
+		bad   *models.BadRequestError
+		conf  *models.ConflictError
+		dup   *models.DuplicateError
+		field models.FieldErrors
+		ferr  *fiber.Error
+	)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		p.Status, p.Detail = fiber.StatusNotFound, "There is no such event."
+	case errors.As(err, &bad):
+		p.Status, p.Detail = fiber.StatusBadRequest, bad.Error()
+		if bad.Field != "" {
+			p.Errors = append(p.Errors, models.FieldError{Field: bad.Field, Message: bad.Reason})
+		}
+	case errors.Is(err, models.ErrUnsupportedMediaType):
+		p.Status, p.Detail = fiber.StatusUnsupportedMediaType, err.Error()
+	case errors.As(err, &conf):
+		p.Status, p.Detail = fiber.StatusConflict, conf.Reason
+	case errors.As(err, &dup):
+		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
+	case errors.As(err, &field):
+		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
+		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+	case errors.Is(err, app.ErrUnavailable):
+		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
+	case errors.As(err, &ferr):
+		p.Status, p.Detail = ferr.Code, ferr.Message
+		switch ferr.Code {
+		case fiber.StatusNotFound:
+			p.Detail = "There is nothing at this address."
+		case fiber.StatusRequestEntityTooLarge:
+			p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
+		}
+	default:
+		p.Status, p.Detail = fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
+	}
+	p.Title = statusTitle(p.Status)
+	return p
+}
+
+func statusTitle(status int) string {
+	switch status {
+	case fiber.StatusUnprocessableEntity:
+		return "Unprocessable Content"
+	case fiber.StatusRequestEntityTooLarge:
+		return "Content Too Large"
+	}
+	return utils.StatusMessage(status)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// errorHandler is the one error mapper: problem details for API clients, a
+// fragment for htmx, with the same status. 5xx are logged as errors, 4xx as
+// warnings.
+func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
+	p := problemFor(err)
+	rid := c.GetRespHeader(fiber.HeaderXRequestID)
+	if p.Status >= 500 {
+		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+	} else {
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+	}
+	if p.ExistingID != nil {
+		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))
+	}
+	c.Status(p.Status)
+	if fragment(c) {
+		c.Vary("HX-Request")
+		return c.Render("partials/problem", p)
+	}
+	body, merr := c.App().Config().JSONEncoder(p)
+	if merr != nil {
+		return merr
+	}
+	c.Set(fiber.HeaderContentType, "application/problem+json")
+	return c.Send(body)
+}

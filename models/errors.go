@@ -1,0 +1,95 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotFound: no such event (or an id that is not a number).
+var ErrNotFound = errors.New("no such event")
+
+// BadRequestError is a body or a query value that does not parse (400).
+type BadRequestError struct {
+	Field  string // the query parameter, when one is at fault
+	Reason string
+}
+
+func (e *BadRequestError) Error() string {
+	if e.Field != "" {
+		return e.Field + ": " + e.Reason
+	}
+	return e.Reason
+}
+
+// BadRequest returns a *BadRequestError.
+func BadRequest(field, format string, args ...any) error {
+	return &BadRequestError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// ErrUnsupportedMediaType: a body that is neither JSON nor a form (415).
+var ErrUnsupportedMediaType = errors.New("the body must be JSON (application/json) or a form (application/x-www-form-urlencoded)")
+
+// ConflictError is an operation the current status does not allow (409).
+type ConflictError struct{ Reason string }
+
+func (e *ConflictError) Error() string { return e.Reason }
+
+// DuplicateError is a create whose (source, source_ref) is already stored (409).
+type DuplicateError struct{ ExistingID int64 }
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("an event with this source and source_ref is already stored (id %d)", e.ExistingID)
+}
+
+// FieldError is one field's problem.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// FieldErrors is a request refused for its fields (422), naming each field.
+type FieldErrors []FieldError
+
+func (fe FieldErrors) Error() string {
+	parts := make([]string, len(fe))
+	for i, e := range fe {
+		parts[i] = e.Field + ": " + e.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+// add appends a problem; a field keeps only its first problem.
+func (fe *FieldErrors) add(field, format string, args ...any) {
+	for _, e := range *fe {
+		if e.Field == field {
+			return
+		}
+	}
+	*fe = append(*fe, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// has reports whether field already has a problem.
+func (fe FieldErrors) has(field string) bool {
+	for _, e := range fe {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// err returns fe as an error, or nil when it is empty.
+func (fe FieldErrors) err() error {
+	if len(fe) == 0 {
+		return nil
+	}
+	return fe
+}
+
+// Invalid returns a FieldErrors with one problem.
+func Invalid(field, format string, args ...any) error {
+	var fe FieldErrors
+	fe.add(field, format, args...)
+	return fe
+}

@@ -1,0 +1,389 @@
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Opt is one field of a request: absent, present as null, or present with a value.
+type Opt[T any] struct {
+	Set  bool // the field is in the request
+	Null bool // it is null (JSON null, or an empty form value)
+	V    T
+}
+
+// Ptr returns the value, or nil when the field is absent or null.
+func (o Opt[T]) Ptr() *T {
+	if !o.Set || o.Null {
+		return nil
+	}
+	v := o.V
+	return &v
+}
+
+// Input is the decoded body of a create, a PATCH or a lifecycle operation.
+// A JSON body and a form body fill the same struct and go through the same
+// validation.
+type Input struct {
+	Kind        Opt[Kind]
+	Status      Opt[Status]
+	Title       Opt[string]
+	Description Opt[string]
+	StartAt     Opt[time.Time]
+	EndAt       Opt[time.Time]
+	AllDay      Opt[bool]
+	DueAt       Opt[time.Time]
+	StartedAt   Opt[time.Time]
+	EndedAt     Opt[time.Time]
+	Priority    Opt[int]
+	ProjectTag  Opt[string]
+	Source      Opt[Source]
+	SourceRef   Opt[string]
+	DeferUntil  Opt[time.Time]
+
+	// FromForm is set for a form body: its times carry minutes only, and a
+	// PATCH compares them at that precision.
+	FromForm bool
+}
+
+// FieldSet names which fields a request may carry.
+type FieldSet int
+
+const (
+	CreateFields FieldSet = iota // POST /api/events
+	PatchFields                  // PATCH /api/events/{id}
+	DeferFields                  // POST /api/events/{id}/defer
+	NoFields                     // complete, cancel, reactivate
+)
+
+// CSRFField is the form field that carries the CSRF token; forms may always send it.
+const CSRFField = "_csrf"
+
+type fieldKind int
+
+const (
+	fString fieldKind = iota
+	fTime
+	fBool
+	fInt
+	fKind
+	fStatus
+	fSource
+)
+
+type field struct {
+	kind     fieldKind
+	nullable bool
+	sets     []FieldSet
+	target   func(in *Input) any
+}
+
+var editable = []FieldSet{CreateFields, PatchFields}
+
+// fields is the one table of request fields: type, nullability, and the
+// requests that accept them.
+var fields = map[string]field{
+	"kind":        {fKind, false, []FieldSet{CreateFields}, func(in *Input) any { return &in.Kind }},
+	"status":      {fStatus, false, []FieldSet{CreateFields}, func(in *Input) any { return &in.Status }},
+	"title":       {fString, false, editable, func(in *Input) any { return &in.Title }},
+	"description": {fString, false, editable, func(in *Input) any { return &in.Description }},
+	"start_at":    {fTime, true, editable, func(in *Input) any { return &in.StartAt }},
+	"end_at":      {fTime, true, editable, func(in *Input) any { return &in.EndAt }},
+	"all_day":     {fBool, false, editable, func(in *Input) any { return &in.AllDay }},
+	"due_at":      {fTime, true, editable, func(in *Input) any { return &in.DueAt }},
+	"started_at":  {fTime, true, editable, func(in *Input) any { return &in.StartedAt }},
+	"ended_at":    {fTime, true, editable, func(in *Input) any { return &in.EndedAt }},
+	"priority":    {fInt, false, editable, func(in *Input) any { return &in.Priority }},
+	"project_tag": {fString, true, editable, func(in *Input) any { return &in.ProjectTag }},
+	"source":      {fSource, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.Source }},
+	"source_ref":  {fString, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.SourceRef }},
+	"defer_until": {fTime, false, []FieldSet{DeferFields}, func(in *Input) any { return &in.DeferUntil }},
+}
+
+// refusal says why a known field is refused in a request of this set, or "" when it is accepted.
+func refusal(name string, set FieldSet) (string, bool) {
+	f, known := fields[name]
+	if !known {
+		switch name {
+		case "id", "created_at", "updated_at", "reactivate_to":
+			return "is set by the server", true
+		case "completed_at", "cancelled_at":
+			return "is set only by the lifecycle operations", true
+		}
+		return "is not a known field", true
+	}
+	for _, s := range f.sets {
+		if s == set {
+			return "", false
+		}
+	}
+	switch {
+	case name == "defer_until":
+		return "is set only by the lifecycle operations (POST /api/events/{id}/defer)", true
+	case set == PatchFields:
+		return "is not editable", true
+	}
+	return "is not accepted here", true
+}
+
+// DecodeJSON decodes a JSON object body. Syntax errors are a
+// *BadRequestError; unknown, refused, repeated or mistyped fields are
+// FieldErrors naming each field.
+func DecodeJSON(body []byte, set FieldSet) (Input, error) {
+	var in Input
+	if !utf8.Valid(body) {
+		return in, BadRequest("", "the body is not valid UTF-8")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		if set == NoFields {
+			return in, nil
+		}
+		return in, BadRequest("", "the body is empty: send a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+	}
+	if tok != json.Delim('{') {
+		return in, BadRequest("", "the body must be a JSON object")
+	}
+	var fe FieldErrors
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+		}
+		name, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+		}
+		if seen[name] {
+			fe.add(name, "appears more than once")
+			continue
+		}
+		seen[name] = true
+		if why, refused := refusal(name, set); refused {
+			fe.add(name, "%s", why)
+			continue
+		}
+		if msg := setJSON(fields[name], fields[name].target(&in), raw); msg != "" {
+			fe.add(name, "%s", msg)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return in, BadRequest("", "the body has data after its JSON object")
+	}
+	return in, fe.err()
+}
+
+func jsonReason(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "it ends too soon"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// setJSON decodes raw into target (an *Opt[...]) and returns a problem, or "".
+func setJSON(f field, target any, raw json.RawMessage) string {
+	if string(raw) == "null" {
+		if !f.nullable {
+			return "must not be null"
+		}
+		setNull(target)
+		return ""
+	}
+	switch t := target.(type) {
+	case *Opt[string]:
+		if raw[0] != '"' || json.Unmarshal(raw, &t.V) != nil {
+			return "must be a string"
+		}
+		t.Set = true
+	case *Opt[bool]:
+		if json.Unmarshal(raw, &t.V) != nil {
+			return "must be true or false"
+		}
+		t.Set = true
+	case *Opt[int]:
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+				return "must be a whole number from 0 to 3"
+			}
+			return "must be a number"
+		}
+		if n < 0 || n > 3 {
+			return "must be from 0 to 3"
+		}
+		t.V, t.Set = int(n), true
+	default:
+		var s string
+		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			if f.kind == fTime {
+				return "must be an RFC 3339 time string, such as 2026-11-25T09:00:00+09:00"
+			}
+			return "must be a string"
+		}
+		return setText(f, target, s, nil)
+	}
+	return ""
+}
+
+func setNull(target any) {
+	switch t := target.(type) {
+	case *Opt[string]:
+		t.Set, t.Null = true, true
+	case *Opt[time.Time]:
+		t.Set, t.Null = true, true
+	case *Opt[Source]:
+		t.Set, t.Null = true, true
+	}
+}
+
+// setText parses a textual value of an enum or time field; loc reads form
+// times that carry no offset (nil: an offset is required).
+func setText(f field, target any, s string, loc *time.Location) string {
+	switch t := target.(type) {
+	case *Opt[Kind]:
+		if !Kind(s).Valid() {
+			return "must be one of task, calendar_event, activity_log"
+		}
+		t.V, t.Set = Kind(s), true
+	case *Opt[Status]:
+		if !Status(s).Valid() {
+			return "must be one of " + joinStatuses(Statuses)
+		}
+		t.V, t.Set = Status(s), true
+	case *Opt[Source]:
+		if !Source(s).Valid() {
+			return "must be one of calendar, issue_tracker, email, chat, shell, import, other"
+		}
+		t.V, t.Set = Source(s), true
+	case *Opt[time.Time]:
+		v, msg := ParseTime(s, loc)
+		if msg != "" {
+			return msg
+		}
+		t.V, t.Set = v, true
+	case *Opt[string]:
+		t.V, t.Set = s, true
+	}
+	return ""
+}
+
+// formLayouts are the offset-less layouts a form may send (datetime-local
+// and date inputs), read in the page's time zone.
+var formLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"}
+
+// ParseTime reads an RFC 3339 time; with loc, also the offset-less layouts of
+// form inputs, in loc. It returns the time in UTC at microsecond precision, or
+// a problem.
+func ParseTime(s string, loc *time.Location) (time.Time, string) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil && loc != nil {
+		for _, layout := range formLayouts {
+			if t, err = time.ParseInLocation(layout, s, loc); err == nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		if loc != nil {
+			return time.Time{}, "must be a date and time, such as 2026-11-25T09:00"
+		}
+		return time.Time{}, "must be an RFC 3339 time, such as 2026-11-25T09:00:00+09:00"
+	}
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		return time.Time{}, "must be between the years 0001 and 9999"
+	}
+	return t.UTC().Truncate(time.Microsecond), ""
+}
+
+// DecodeForm decodes a form body. In a form, an empty value of a nullable
+// field is null; in a PATCH, an absent all_day checkbox is false. The
+// description may be sent as desc, the name the edit form uses.
+func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error) {
+	in := Input{FromForm: true}
+	var fe FieldErrors
+	for name, values := range form {
+		if name == CSRFField {
+			continue
+		}
+		key := name
+		if key == "desc" && set != DeferFields && set != NoFields {
+			key = "description"
+		}
+		if len(values) > 1 || (key != name && form.Has(key)) {
+			fe.add(key, "appears more than once")
+			continue
+		}
+		if why, refused := refusal(key, set); refused {
+			fe.add(key, "%s", why)
+			continue
+		}
+		v := values[0]
+		if !utf8.ValidString(v) {
+			fe.add(key, "is not valid UTF-8")
+			continue
+		}
+		if msg := setForm(fields[key], fields[key].target(&in), v, loc); msg != "" {
+			fe.add(key, "%s", msg)
+		}
+	}
+	if set == PatchFields && !in.AllDay.Set {
+		in.AllDay = Opt[bool]{Set: true}
+	}
+	return in, fe.err()
+}
+
+func setForm(f field, target any, v string, loc *time.Location) string {
+	if v == "" && f.nullable {
+		setNull(target)
+		return ""
+	}
+	switch t := target.(type) {
+	case *Opt[bool]:
+		switch strings.ToLower(v) {
+		case "on", "true", "1", "yes":
+			t.V = true
+		case "off", "false", "0", "no", "":
+			t.V = false
+		default:
+			return "must be true or false"
+		}
+		t.Set = true
+	case *Opt[int]:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 || n > 3 {
+			return "must be a whole number from 0 to 3"
+		}
+		t.V, t.Set = n, true
+	default:
+		if v == "" && f.kind != fString {
+			return "is required"
+		}
+		return setText(f, target, v, loc)
+	}
+	return ""
+}
+
+func joinStatuses(ss []Status) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ", ")
+}

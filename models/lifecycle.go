@@ -1,0 +1,211 @@
+package models
+
+import (
+	"fmt"
+	"time"
+)
+
+// Op is a lifecycle operation.
+type Op string
+
+const (
+	OpComplete   Op = "complete"
+	OpDefer      Op = "defer"
+	OpCancel     Op = "cancel"
+	OpReactivate Op = "reactivate"
+)
+
+// Ops lists the operations in the order the pages show their buttons.
+var Ops = []Op{OpComplete, OpDefer, OpCancel, OpReactivate}
+
+// ParseOp returns the operation named s.
+func ParseOp(s string) (Op, bool) {
+	for _, op := range Ops {
+		if string(op) == s {
+			return op, true
+		}
+	}
+	return "", false
+}
+
+// rule is one row of the lifecycle table.
+type rule struct {
+	from   func(Status) bool // statuses the operation starts from
+	to     Status            // status it leads to (reactivate: the undone step's status before)
+	noKind Kind              // a kind the operation is not for
+}
+
+// lifecycle is the one place the transitions live: the API applies it and
+// the pages draw their buttons from it.
+var lifecycle = map[Op]rule{
+	OpComplete: {from: func(s Status) bool { return s.Active() }, to: StatusDone},
+	OpCancel:   {from: func(s Status) bool { return s != StatusCancelled }, to: StatusCancelled},
+	OpDefer:    {from: func(s Status) bool { return s.Active() }, to: StatusDeferred, noKind: KindActivityLog},
+	OpReactivate: {from: func(s Status) bool {
+		return s == StatusDone || s == StatusCancelled || s == StatusDeferred
+	}},
+}
+
+// Check reports whether op may be applied to e: a FieldErrors (422) when the
+// kind does not allow it, a *ConflictError (409) when the status does not.
+func Check(e *Event, op Op) error {
+	r := lifecycle[op]
+	if r.noKind != "" && e.Kind == r.noKind {
+		return Invalid("kind", "an %s cannot be %s", e.Kind, pastTense(op))
+	}
+	if !r.from(e.Status) {
+		return &ConflictError{Reason: fmt.Sprintf("a %s event cannot be %s", e.Status, pastTense(op))}
+	}
+	if op == OpReactivate && e.UndoStatus == nil {
+		return &ConflictError{Reason: "there is no step to undo: reactivate undoes the last complete, cancel or defer"}
+	}
+	return nil
+}
+
+// Available lists the operations Check allows on e, in button order.
+func Available(e *Event) []Op {
+	var ops []Op
+	for _, op := range Ops {
+		if Check(e, op) == nil {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+func pastTense(op Op) string {
+	switch op {
+	case OpComplete:
+		return "completed"
+	case OpCancel:
+		return "cancelled"
+	case OpDefer:
+		return "deferred"
+	}
+	return "reactivated"
+}
+
+// Undo is what a reactivate needs from the history: the step it undoes, and
+// the status the next reactivate would restore after it (nil when none).
+type Undo struct {
+	Step History
+	Next *Status
+}
+
+// Apply performs op on e at time now and returns the changed event and the
+// history row to insert (its EventID set, its ID not). Refusals come in the
+// order of DESIGN.md: kind (422), status (409), value (422). in carries
+// defer_until; undo is required for reactivate.
+func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Event, History, error) {
+	if err := Check(&e, op); err != nil {
+		return e, History{}, err
+	}
+	now = now.UTC().Truncate(time.Microsecond)
+	n := e
+	changes := map[string]Change{}
+	set := func(name string, dst **time.Time, v *time.Time) {
+		if !sameTime(*dst, v) {
+			changes[name] = Change{Old: timeValue(*dst), New: timeValue(v)}
+			*dst = v
+		}
+	}
+	before := e.Status
+	h := History{EventID: e.ID, ChangeKind: ChangeKind(op), Actor: actor, StatusBefore: &before, OccurredAt: now}
+
+	switch op {
+	case OpComplete:
+		n.Status = StatusDone
+		set("completed_at", &n.CompletedAt, &now)
+		set("defer_until", &n.DeferUntil, nil)
+		if e.Running() {
+			end := now
+			if e.StartedAt != nil && e.StartedAt.After(end) {
+				end = *e.StartedAt
+			}
+			set("ended_at", &n.EndedAt, &end)
+		}
+	case OpCancel:
+		n.Status = StatusCancelled
+		set("cancelled_at", &n.CancelledAt, &now)
+		set("defer_until", &n.DeferUntil, nil)
+	case OpDefer:
+		until := in.DeferUntil.Ptr()
+		switch {
+		case until == nil:
+			return e, History{}, Invalid("defer_until", "is required: the time the event comes back")
+		case !until.After(now):
+			return e, History{}, Invalid("defer_until", "must be in the future")
+		}
+		n.Status = StatusDeferred
+		set("defer_until", &n.DeferUntil, until)
+	case OpReactivate:
+		if undo == nil || undo.Step.StatusBefore == nil {
+			return e, History{}, &ConflictError{Reason: "there is no step to undo"}
+		}
+		n.Status = *undo.Step.StatusBefore
+		for _, name := range []string{"completed_at", "cancelled_at", "defer_until", "ended_at"} {
+			c, ok := undo.Step.Changes[name]
+			if !ok {
+				continue
+			}
+			cur := n.timeField(name)
+			if !sameTime(*cur, changeTime(c.New)) {
+				continue // edited since: the edit stays
+			}
+			set(name, cur, changeTime(c.Old))
+		}
+		if n.Kind == KindActivityLog && n.Status == StatusInProgress && n.EndedAt != nil {
+			return e, History{}, &ConflictError{Reason: "cannot undo: ended_at was edited since the log was completed, and a running log has no end"}
+		}
+		n.UndoStatus = undo.Next
+		id := undo.Step.ID
+		h.Undoes = &id
+	}
+	if op != OpReactivate {
+		n.UndoStatus = &before
+	}
+	n.UpdatedAt = now
+	h.StatusAfter = n.Status
+	h.Changes = changes
+	return n, h, nil
+}
+
+// timeField returns a pointer to the lifecycle time field name of e.
+func (e *Event) timeField(name string) **time.Time {
+	switch name {
+	case "completed_at":
+		return &e.CompletedAt
+	case "cancelled_at":
+		return &e.CancelledAt
+	case "defer_until":
+		return &e.DeferUntil
+	}
+	return &e.EndedAt
+}
+
+// changeTime reads a time stored in a Change.
+func changeTime(v any) *time.Time {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// CreateRecord is the history row of a create.
+func CreateRecord(e *Event, actor Actor) History {
+	return History{EventID: e.ID, ChangeKind: ChangeCreate, Actor: actor, StatusAfter: e.Status,
+		Changes: map[string]Change{}, OccurredAt: e.CreatedAt}
+}
+
+// RescheduleRecord is the history row of a PATCH that changed time fields.
+func RescheduleRecord(e *Event, times map[string]Change, actor Actor) History {
+	st := e.Status
+	return History{EventID: e.ID, ChangeKind: ChangeReschedule, Actor: actor, StatusBefore: &st,
+		StatusAfter: st, Changes: times, OccurredAt: e.UpdatedAt}
+}

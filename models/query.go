@@ -1,0 +1,232 @@
+package models
+
+import (
+	"encoding/base64"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Listing names a list endpoint.
+type Listing string
+
+const (
+	ListEvents   Listing = "events"   // GET /api/events
+	ListToday    Listing = "today"    // GET /api/events/today
+	ListInbox    Listing = "inbox"    // GET /api/events/inbox
+	ListActivity Listing = "activity" // GET /api/events/activity
+	ListHistory  Listing = "history"  // GET /api/events/{id}/history
+)
+
+// Page sizes of every list.
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+// listParams are the query parameters each listing takes.
+var listParams = map[Listing][]string{
+	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "tz", "limit", "cursor"},
+	ListToday:    {"tz", "limit", "cursor"},
+	ListInbox:    {"limit", "cursor"},
+	ListActivity: {"from", "to", "tz", "limit", "cursor"},
+	ListHistory:  {"limit", "cursor"},
+}
+
+// ListQuery is a parsed list request.
+type ListQuery struct {
+	Listing    Listing
+	Kinds      []Kind
+	Statuses   []Status
+	Sources    []Source
+	ProjectTag *string
+	From, To   *time.Time
+	Loc        *time.Location // ?tz=, else the configured zone
+	Limit      int
+	After      *Position // the last row of the previous page
+	binding    string    // the filters, to which a cursor is bound
+}
+
+// Position is a row's place in a listing's order: a group, a time (nil when
+// the row has none) and the id that breaks ties.
+type Position struct {
+	G  int
+	T  *time.Time
+	ID int64
+}
+
+// ParseListQuery reads the query string of a listing. Every problem is a
+// *BadRequestError naming the parameter.
+func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, error) {
+	lq := ListQuery{Listing: l, Loc: loc, Limit: DefaultLimit}
+	allowed := listParams[l]
+	var binding []string
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !contains(allowed, name) {
+			return lq, BadRequest(name, "is not a parameter of this listing (it takes %s)", strings.Join(allowed, ", "))
+		}
+		if len(q[name]) > 1 {
+			return lq, BadRequest(name, "appears more than once (a list is comma-separated)")
+		}
+		if name != "cursor" && name != "limit" {
+			binding = append(binding, name+"="+q.Get(name))
+		}
+	}
+	lq.binding = string(l) + "?" + strings.Join(binding, "&")
+	var err error
+	if v := q.Get("tz"); q.Has("tz") {
+		if lq.Loc, err = LoadZone(v); err != nil {
+			return lq, BadRequest("tz", "%s", err)
+		}
+	}
+	if q.Has("kind") {
+		for _, v := range strings.Split(q.Get("kind"), ",") {
+			if !Kind(v).Valid() {
+				return lq, BadRequest("kind", "%q is not a kind (task, calendar_event, activity_log)", v)
+			}
+			lq.Kinds = append(lq.Kinds, Kind(v))
+		}
+	}
+	if q.Has("status") {
+		for _, v := range strings.Split(q.Get("status"), ",") {
+			if !Status(v).Valid() {
+				return lq, BadRequest("status", "%q is not a status (%s)", v, joinStatuses(Statuses))
+			}
+			lq.Statuses = append(lq.Statuses, Status(v))
+		}
+	}
+	if q.Has("source") {
+		for _, v := range strings.Split(q.Get("source"), ",") {
+			if !Source(v).Valid() {
+				return lq, BadRequest("source", "%q is not a source", v)
+			}
+			lq.Sources = append(lq.Sources, Source(v))
+		}
+	}
+	if q.Has("project_tag") {
+		tag := strings.TrimSpace(q.Get("project_tag"))
+		lq.ProjectTag = &tag
+	}
+	for _, p := range []struct {
+		name string
+		dst  **time.Time
+	}{{"from", &lq.From}, {"to", &lq.To}} {
+		if !q.Has(p.name) {
+			continue
+		}
+		v := q.Get(p.name)
+		t, msg := ParseTime(v, nil)
+		if msg != "" {
+			if strings.Contains(v, " ") {
+				msg += " (a + in a query must be sent as %2B, e.g. with curl -G --data-urlencode)"
+			}
+			return lq, BadRequest(p.name, "%s", msg)
+		}
+		*p.dst = &t
+	}
+	if lq.From != nil && lq.To != nil && !lq.From.Before(*lq.To) {
+		return lq, BadRequest("to", "must be after from")
+	}
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 || n > MaxLimit {
+			return lq, BadRequest("limit", "must be a whole number from 1 to %d", MaxLimit)
+		}
+		lq.Limit = n
+	}
+	if q.Has("cursor") {
+		pos, err := lq.decodeCursor(q.Get("cursor"))
+		if err != nil {
+			return lq, err
+		}
+		lq.After = &pos
+	}
+	return lq, nil
+}
+
+// LoadZone loads an IANA time zone by name.
+func LoadZone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" {
+		return nil, fmt.Errorf("%q is not an IANA time zone name such as Asia/Seoul", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a known IANA time zone, such as Asia/Seoul", name)
+	}
+	return loc, nil
+}
+
+// Cursor returns the opaque cursor of the page after position p.
+func (lq ListQuery) Cursor(p Position) string {
+	t := "-"
+	if p.T != nil {
+		t = strconv.FormatInt(p.T.UnixMicro(), 10)
+	}
+	body := fmt.Sprintf("%d.%s.%d", p.G, t, p.ID)
+	return base64.RawURLEncoding.EncodeToString([]byte(body + "." + lq.check(body)))
+}
+
+func (lq ListQuery) decodeCursor(s string) (Position, error) {
+	bad := BadRequest("cursor", "is not a cursor of this listing with these filters: start again without it")
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return Position{}, bad
+	}
+	parts := strings.Split(string(raw), ".")
+	if len(parts) != 4 {
+		return Position{}, bad
+	}
+	body := strings.Join(parts[:3], ".")
+	if parts[3] != lq.check(body) {
+		return Position{}, bad
+	}
+	var p Position
+	if p.G, err = strconv.Atoi(parts[0]); err != nil {
+		return Position{}, bad
+	}
+	if parts[1] != "-" {
+		us, err := strconv.ParseInt(parts[1], 10, 64)
+		if err != nil {
+			return Position{}, bad
+		}
+		t := time.UnixMicro(us).UTC()
+		p.T = &t
+	}
+	if p.ID, err = strconv.ParseInt(parts[2], 10, 64); err != nil {
+		return Position{}, bad
+	}
+	return p, nil
+}
+
+// check binds a cursor to its listing and filters, and catches edits.
+func (lq ListQuery) check(body string) string {
+	h := fnv.New64a()
+	h.Write([]byte(lq.binding + "#" + body))
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+func contains(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// DayBounds returns the local midnight that starts t's day in loc and the
+// next one, from the zone's calendar (a day is not always 24 hours).
+func DayBounds(t time.Time, loc *time.Location) (time.Time, time.Time) {
+	start := localMidnight(t, loc)
+	n := start.AddDate(0, 0, 1)
+	return start, time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, loc)
+}

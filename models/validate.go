@@ -1,0 +1,308 @@
+package models
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds of the text fields, in characters.
+const (
+	MaxTitle       = 500
+	MaxDescription = 20000
+	MaxProjectTag  = 64
+	MaxSourceRef   = 200
+)
+
+// kindTimeFields are the time fields each kind carries; the others stay empty.
+var kindTimeFields = map[Kind][]string{
+	KindTask:          {"due_at", "start_at"},
+	KindCalendarEvent: {"start_at", "end_at", "all_day"},
+	KindActivityLog:   {"started_at", "ended_at"},
+}
+
+// TimeFields are the fields whose change through PATCH writes a reschedule row.
+var TimeFields = []string{"start_at", "end_at", "all_day", "due_at", "started_at", "ended_at"}
+
+// HasTimeField reports whether kind k carries the time field name.
+func HasTimeField(k Kind, name string) bool {
+	for _, f := range kindTimeFields[k] {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// initialStatuses are the statuses a create may ask for, by kind; the first is the default.
+var initialStatuses = map[Kind][]Status{
+	KindTask:          {StatusPlanned, StatusInProgress, StatusWaiting, StatusDone},
+	KindCalendarEvent: {StatusPlanned, StatusTentative, StatusDone},
+	KindActivityLog:   {StatusDone, StatusInProgress},
+}
+
+// NewEvent builds the event a create asks for: defaults applied, every rule
+// checked. loc is the zone all-day dates are read in.
+func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
+	now = now.UTC().Truncate(time.Microsecond)
+	var fe FieldErrors
+	e := Event{CreatedAt: now, UpdatedAt: now}
+	switch {
+	case !in.Kind.Set:
+		fe.add("kind", "is required: task, calendar_event or activity_log")
+	default:
+		e.Kind = in.Kind.V
+	}
+	in.copyEditable(&e)
+	e.Source = in.Source.Ptr()
+	e.SourceRef = in.SourceRef.Ptr()
+
+	if e.Kind != "" {
+		allowed := initialStatuses[e.Kind]
+		e.Status = allowed[0]
+		if in.Status.Set {
+			e.Status = in.Status.V
+			if !containsStatus(allowed, e.Status) {
+				fe.add("status", "a new %s may start as %s", e.Kind, joinStatuses(allowed))
+			}
+		}
+		if e.Kind == KindActivityLog && !fe.has("status") {
+			switch e.Status {
+			case StatusDone:
+				if e.EndedAt == nil {
+					e.EndedAt = &now
+				}
+			case StatusInProgress:
+				if e.EndedAt != nil {
+					fe.add("ended_at", "must be empty for a running (in_progress) activity log")
+				}
+				if e.StartedAt == nil {
+					e.StartedAt = &now
+				}
+			}
+		}
+	}
+	switch {
+	case e.Source != nil && e.SourceRef == nil:
+		fe.add("source_ref", "is required when source is given")
+	case e.Source == nil && e.SourceRef != nil:
+		fe.add("source", "is required when source_ref is given")
+	}
+	validate(&e, &fe, loc)
+	if len(fe) > 0 {
+		return Event{}, fe
+	}
+	return e, nil
+}
+
+// copyEditable copies the editable fields present in the input onto e.
+func (in Input) copyEditable(e *Event) {
+	if in.Title.Set {
+		e.Title = in.Title.V
+	}
+	if in.Description.Set {
+		e.Description = in.Description.V
+	}
+	setTime := func(o Opt[time.Time], dst **time.Time) {
+		if o.Set {
+			*dst = o.Ptr()
+		}
+	}
+	setTime(in.StartAt, &e.StartAt)
+	setTime(in.EndAt, &e.EndAt)
+	setTime(in.DueAt, &e.DueAt)
+	setTime(in.StartedAt, &e.StartedAt)
+	setTime(in.EndedAt, &e.EndedAt)
+	if in.AllDay.Set {
+		e.AllDay = in.AllDay.V
+	}
+	if in.Priority.Set {
+		e.Priority = in.Priority.V
+	}
+	if in.ProjectTag.Set {
+		e.ProjectTag = in.ProjectTag.Ptr()
+	}
+}
+
+// ApplyPatch returns e with the PATCH applied, and the time fields that
+// changed (old and new values) for the reschedule row. changed is false
+// when the PATCH changes nothing at all.
+func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, times map[string]Change, changed bool, err error) {
+	n = e
+	if in.FromForm {
+		// A form shows minutes: a time equal to the stored one at that
+		// precision is the stored one, not a change.
+		keep := func(o *Opt[time.Time], old *time.Time) {
+			if o.Set && !o.Null && old != nil && o.V.Truncate(time.Minute).Equal(old.Truncate(time.Minute)) {
+				o.V = *old
+			}
+		}
+		keep(&in.StartAt, e.StartAt)
+		keep(&in.EndAt, e.EndAt)
+		keep(&in.DueAt, e.DueAt)
+		keep(&in.StartedAt, e.StartedAt)
+		keep(&in.EndedAt, e.EndedAt)
+	}
+	in.copyEditable(&n)
+	var fe FieldErrors
+	validate(&n, &fe, loc)
+	if len(fe) > 0 {
+		return e, nil, false, fe
+	}
+	times = map[string]Change{}
+	diffTime := func(name string, old, new *time.Time) {
+		if !sameTime(old, new) {
+			times[name] = Change{Old: timeValue(old), New: timeValue(new)}
+		}
+	}
+	diffTime("start_at", e.StartAt, n.StartAt)
+	diffTime("end_at", e.EndAt, n.EndAt)
+	diffTime("due_at", e.DueAt, n.DueAt)
+	diffTime("started_at", e.StartedAt, n.StartedAt)
+	diffTime("ended_at", e.EndedAt, n.EndedAt)
+	if e.AllDay != n.AllDay {
+		times["all_day"] = Change{Old: e.AllDay, New: n.AllDay}
+	}
+	changed = len(times) > 0 || e.Title != n.Title || e.Description != n.Description ||
+		e.Priority != n.Priority || !sameString(e.ProjectTag, n.ProjectTag)
+	if changed {
+		n.UpdatedAt = now.UTC().Truncate(time.Microsecond)
+	}
+	return n, times, changed, nil
+}
+
+// validate checks and normalises the fields a create and a PATCH share.
+func validate(e *Event, fe *FieldErrors, loc *time.Location) {
+	e.Title = strings.TrimSpace(normaliseNewlines(e.Title))
+	e.Description = normaliseNewlines(e.Description)
+	checkText(fe, "title", e.Title, MaxTitle, true)
+	checkText(fe, "description", e.Description, MaxDescription, true)
+	if e.ProjectTag != nil {
+		tag := strings.TrimSpace(*e.ProjectTag)
+		if tag == "" {
+			e.ProjectTag = nil
+		} else {
+			e.ProjectTag = &tag
+			checkText(fe, "project_tag", tag, MaxProjectTag, false)
+		}
+	}
+	if e.SourceRef != nil {
+		if *e.SourceRef == "" {
+			fe.add("source_ref", "must not be empty")
+		}
+		checkText(fe, "source_ref", *e.SourceRef, MaxSourceRef, false)
+	}
+	if e.Priority < 0 || e.Priority > 3 {
+		fe.add("priority", "must be from 0 to 3")
+	}
+	if e.Kind == "" {
+		return
+	}
+	if (e.Kind == KindTask || e.Kind == KindCalendarEvent) && e.Title == "" && !fe.has("title") {
+		fe.add("title", "is required for a %s", e.Kind)
+	}
+	for _, f := range []struct {
+		name string
+		t    *time.Time
+	}{{"start_at", e.StartAt}, {"end_at", e.EndAt}, {"due_at", e.DueAt}, {"started_at", e.StartedAt}, {"ended_at", e.EndedAt}} {
+		if f.t != nil && !HasTimeField(e.Kind, f.name) {
+			fe.add(f.name, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
+		}
+	}
+	if e.AllDay && e.Kind != KindCalendarEvent {
+		fe.add("all_day", "applies only to a calendar_event")
+	}
+	switch e.Kind {
+	case KindCalendarEvent:
+		if e.StartAt == nil {
+			fe.add("start_at", "is required for a calendar_event")
+			return
+		}
+		if e.AllDay {
+			start := localMidnight(*e.StartAt, loc)
+			end := start.In(loc).AddDate(0, 0, 1)
+			end = time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, loc)
+			if e.EndAt != nil {
+				end = ceilMidnight(*e.EndAt, loc)
+			}
+			s, en := start.UTC(), end.UTC()
+			e.StartAt, e.EndAt = &s, &en
+		}
+		if e.EndAt != nil && e.EndAt.Before(*e.StartAt) {
+			fe.add("end_at", "must not be before start_at")
+		} else if e.AllDay && !e.EndAt.After(*e.StartAt) {
+			fe.add("end_at", "must be after the start day of an all-day entry")
+		}
+	case KindActivityLog:
+		if e.StartedAt == nil && e.EndedAt == nil {
+			fe.add("ended_at", "an activity log needs started_at or ended_at")
+		}
+		if e.StartedAt != nil && e.EndedAt != nil && e.EndedAt.Before(*e.StartedAt) {
+			fe.add("ended_at", "must not be before started_at")
+		}
+		if e.Status == StatusInProgress && e.EndedAt != nil && !fe.has("ended_at") {
+			fe.add("ended_at", "must be empty while the activity log is running (in_progress): complete it instead")
+		}
+	}
+}
+
+func localMidnight(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+}
+
+// ceilMidnight is t when it is a local midnight, else the next local midnight.
+func ceilMidnight(t time.Time, loc *time.Location) time.Time {
+	m := localMidnight(t, loc)
+	if m.Equal(t) {
+		return m
+	}
+	n := m.AddDate(0, 0, 1)
+	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, loc)
+}
+
+func normaliseNewlines(s string) string {
+	if strings.Contains(s, "\r\n") {
+		return strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s
+}
+
+// checkText refuses control characters (tab and newline only where multiline
+// text is allowed) and text over max characters.
+func checkText(fe *FieldErrors, name, s string, max int, multiline bool) {
+	if n := utf8.RuneCountInString(s); n > max {
+		fe.add(name, "must be at most %d characters (it has %d)", max, n)
+		return
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && !(r == '\t' || (multiline && r == '\n')) {
+			fe.add(name, "must not contain control characters (found U+%04X)", r)
+			return
+		}
+	}
+}
+
+func containsStatus(ss []Status, s Status) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+func sameString(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

@@ -1,0 +1,9 @@
+// Package static embeds the assets served under /static/.
+package static
+
+import "embed"
+
+// FS holds the files of this folder.
+//
+//go:embed *.css
+var FS embed.FS
