@@ -159,9 +159,10 @@ func ActivityWindow(q models.ListQuery, now time.Time) (from, to *time.Time) {
 }
 
 // Activity answers GET /api/events/activity: activity logs of the window,
-// newest first. The logs that end (or sit) in the window come from the
-// activity index in its order; a log still running since before the window
-// is the only other kind that overlaps it.
+// newest first. A log overlaps the window [from, to) when it sits (ends, or
+// is) at or after from and starts before to; those come from the activity
+// index in its order. The only other logs that overlap it are those still
+// running since before from.
 func (s *Service) Activity(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
 	now := s.now()
 	from, to := ActivityWindow(q, now)
@@ -170,8 +171,14 @@ func (s *Service) Activity(ctx context.Context, q models.ListQuery) (Page[models
 	a.add("e.status <> 'cancelled'")
 	if from != nil {
 		a.add(activityAt+" >= ?", *from)
+		// a span [s, e) that ends exactly at from does not reach into the window
+		a.add("("+activityAt+" > ? OR NOT coalesce(e.ended_at > e.started_at, false))", *from)
+		// a running log spans up to now
+		a.add("(e.ended_at IS NOT NULL OR e.status <> 'in_progress' OR ? < ?)", *from, now)
 	}
-	overlaps(&a, from, to, now)
+	if to != nil {
+		a.add("coalesce(e.started_at, e.ended_at) < ?", *to)
+	}
 	b.add("e.kind = 'activity_log'")
 	b.add("e.status = 'in_progress'")
 	b.add("e.ended_at IS NULL")

@@ -43,13 +43,11 @@ CREATE TABLE events (
     span tstzrange GENERATED ALWAYS AS (
         CASE kind
         WHEN 'calendar_event' THEN
-            CASE WHEN end_at IS NULL OR end_at = start_at THEN tstzrange(start_at, start_at, '[]')
-                 ELSE tstzrange(start_at, end_at, '[)') END
+            CASE WHEN end_at > start_at THEN tstzrange(start_at, end_at, '[)')
+                 ELSE tstzrange(start_at, start_at, '[]') END
         WHEN 'activity_log' THEN
-            CASE WHEN started_at IS NOT NULL AND ended_at IS NOT NULL THEN
-                     CASE WHEN started_at = ended_at THEN tstzrange(started_at, started_at, '[]')
-                          ELSE tstzrange(started_at, ended_at, '[)') END
-                 WHEN started_at IS NOT NULL AND status = 'in_progress' THEN tstzrange(started_at, NULL, '[)')
+            CASE WHEN ended_at > started_at THEN tstzrange(started_at, ended_at, '[)')
+                 WHEN started_at IS NOT NULL AND ended_at IS NULL AND status = 'in_progress' THEN tstzrange(started_at, NULL, '[)')
                  ELSE tstzrange(coalesce(started_at, ended_at), coalesce(started_at, ended_at), '[]') END
         ELSE
             CASE WHEN coalesce(due_at, start_at) IS NULL THEN NULL

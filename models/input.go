@@ -142,7 +142,7 @@ func DecodeJSON(body []byte, set FieldSet) (Input, error) {
 		return in, BadRequest("", "the body is not valid UTF-8")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		if set == NoFields {
+		if set == NoFields || set == DeferFields {
 			return in, nil
 		}
 		return in, BadRequest("", "the body is empty: send a JSON object")

@@ -1,0 +1,378 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"events/models"
+)
+
+func listQuery(t *testing.T, l models.Listing, query string) models.ListQuery {
+	t.Helper()
+	v, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := models.ParseListQuery(l, v, seoul)
+	if err != nil {
+		t.Fatalf("%s?%s: %v", l, query, err)
+	}
+	return q
+}
+
+// titles lists the titles of a page, in order.
+func titles(es []models.Event) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Title
+	}
+	return out
+}
+
+func TestTodayAcrossTheSeoulDayBoundary(t *testing.T) {
+	// 23:30 on 22 November in Seoul; the Seoul day is [21 Nov 15:00Z, 22 Nov 15:00Z).
+	now := ts("2026-11-22T14:30:00Z")
+	s, _, clk := newService(t, now)
+	ctx := context.Background()
+
+	clk.Set(now.Add(-2 * time.Hour)) // so that one deferral can be in the past at now
+	resurfaced := create(t, s, `{"kind":"task","title":"resurfaced","due_at":"2026-12-10T00:00:00Z"}`)
+	mustOperate(t, s, resurfaced.ID, models.OpDefer, `{"defer_until":"2026-11-22T13:00:00Z"}`)
+	clk.Set(now)
+
+	create(t, s, `{"kind":"task","title":"due 23:59 KST today","due_at":"2026-11-22T14:59:00Z"}`)
+	create(t, s, `{"kind":"task","title":"due 00:00 KST tomorrow","due_at":"2026-11-22T15:00:00Z"}`)
+	create(t, s, `{"kind":"task","title":"overdue since yesterday","due_at":"2026-11-21T14:59:00Z"}`)
+	create(t, s, `{"kind":"task","title":"overdue and waiting","status":"waiting","due_at":"2026-11-20T00:00:00Z"}`)
+	create(t, s, `{"kind":"task","title":"done yesterday","status":"done","due_at":"2026-11-21T10:00:00Z"}`)
+	create(t, s, `{"kind":"calendar_event","title":"late call across midnight","start_at":"2026-11-21T14:00:00Z","end_at":"2026-11-21T16:00:00Z"}`)
+	create(t, s, `{"kind":"calendar_event","title":"all day today","start_at":"2026-11-22T00:00:00+09:00","all_day":true}`)
+	create(t, s, `{"kind":"calendar_event","title":"all day tomorrow","start_at":"2026-11-23T00:00:00+09:00","all_day":true}`)
+	cancelled := create(t, s, `{"kind":"calendar_event","title":"cancelled today","start_at":"2026-11-22T03:00:00Z"}`)
+	mustOperate(t, s, cancelled.ID, models.OpCancel, "")
+	create(t, s, `{"kind":"task","title":"in progress, no time","status":"in_progress"}`)
+	snoozed := create(t, s, `{"kind":"task","title":"snoozed, due today","due_at":"2026-11-22T05:00:00Z"}`)
+	mustOperate(t, s, snoozed.ID, models.OpDefer, `{"defer_until":"2026-11-22T15:30:00Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"logged this morning","ended_at":"2026-11-22T01:00:00Z"}`)
+	create(t, s, `{"kind":"task","title":"inbox, no time"}`)
+
+	page, err := s.Today(ctx, listQuery(t, models.ListToday, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"overdue and waiting", "overdue since yesterday", // overdue first, oldest due first
+		"late call across midnight", "all day today", "logged this morning", "due 23:59 KST today",
+		"resurfaced", "in progress, no time", // no span in the day: by span start, none last
+	}
+	if got := titles(page.Items); !reflect.DeepEqual(got, want) {
+		t.Errorf("today in Seoul =\n %q\nwant\n %q", got, want)
+	}
+
+	// ?tz=UTC: the UTC day is [22 Nov 00:00Z, 23 Nov 00:00Z).
+	page, err = s.Today(ctx, listQuery(t, models.ListToday, "tz=UTC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"overdue and waiting", "overdue since yesterday",
+		"all day today", "logged this morning", "due 23:59 KST today", "due 00:00 KST tomorrow", "all day tomorrow",
+		"resurfaced", "in progress, no time",
+	}
+	if got := titles(page.Items); !reflect.DeepEqual(got, want) {
+		t.Errorf("today in UTC =\n %q\nwant\n %q", got, want)
+	}
+
+	// Half an hour later it is 23 November in Seoul: yesterday's last task is
+	// overdue, tomorrow's first is today, and the snoozed task is back (a
+	// deferred task is not open, so it is not in the overdue group).
+	clk.Set(ts("2026-11-22T15:30:00Z"))
+	page, err = s.Today(ctx, listQuery(t, models.ListToday, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"overdue and waiting", "overdue since yesterday", "due 23:59 KST today",
+		"snoozed, due today", "due 00:00 KST tomorrow", "all day tomorrow",
+		"resurfaced", "in progress, no time",
+	}
+	if got := titles(page.Items); !reflect.DeepEqual(got, want) {
+		t.Errorf("today after midnight in Seoul =\n %q\nwant\n %q", got, want)
+	}
+}
+
+func TestDeferredEventResurfaces(t *testing.T) {
+	now := ts("2026-11-22T03:00:00Z")
+	s, _, clk := newService(t, now)
+	ctx := context.Background()
+	e := create(t, s, `{"kind":"task","title":"call back","due_at":"2026-11-22T05:00:00Z"}`)
+	mustOperate(t, s, e.ID, models.OpDefer, `{"defer_until":"2026-11-22T04:00:00Z"}`)
+	for _, c := range []struct {
+		at   string
+		want bool
+	}{{"2026-11-22T03:59:59Z", false}, {"2026-11-22T04:00:00Z", true}, {"2026-11-22T09:00:00Z", true}} {
+		clk.Set(ts(c.at))
+		page, err := s.Today(ctx, listQuery(t, models.ListToday, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(page.Items) == 1; got != c.want {
+			t.Errorf("at %s: in today = %v, want %v", c.at, got, c.want)
+		}
+	}
+	// Deferring moves it out again; the inbox never holds a dated task.
+	mustOperate(t, s, e.ID, models.OpDefer, `{"defer_until":"2026-11-23T04:00:00Z"}`)
+	page, _ := s.Today(ctx, listQuery(t, models.ListToday, ""))
+	if len(page.Items) != 0 {
+		t.Errorf("deferred again: today holds %q", titles(page.Items))
+	}
+}
+
+func TestInboxMembership(t *testing.T) {
+	s, _, clk := newService(t, ts("2026-11-22T03:00:00Z"))
+	ctx := context.Background()
+	create(t, s, `{"kind":"task","title":"first"}`)
+	clk.Add(time.Second)
+	create(t, s, `{"kind":"task","title":"second","status":"waiting"}`)
+	clk.Add(time.Second)
+	create(t, s, `{"kind":"task","title":"dated","due_at":"2026-11-30T00:00:00Z"}`)
+	create(t, s, `{"kind":"task","title":"timed","start_at":"2026-11-30T00:00:00Z"}`)
+	create(t, s, `{"kind":"task","title":"done","status":"done"}`)
+	d := create(t, s, `{"kind":"task","title":"deferred"}`)
+	mustOperate(t, s, d.ID, models.OpDefer, `{"defer_until":"2026-11-23T00:00:00Z"}`)
+	c := create(t, s, `{"kind":"task","title":"cancelled"}`)
+	mustOperate(t, s, c.ID, models.OpCancel, "")
+	create(t, s, `{"kind":"activity_log","title":"a log"}`)
+	clk.Add(time.Second)
+	create(t, s, `{"kind":"task","title":"third","status":"in_progress"}`)
+
+	page, err := s.Inbox(ctx, listQuery(t, models.ListInbox, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := titles(page.Items), []string{"first", "second", "third"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("inbox = %q, want %q", got, want)
+	}
+}
+
+func TestActivityTimeline(t *testing.T) {
+	// 23:30 on 22 November in Seoul; the default window starts at 16 November 00:00 KST (15 Nov 15:00Z).
+	s, _, _ := newService(t, ts("2026-11-22T14:30:00Z"))
+	ctx := context.Background()
+	create(t, s, `{"kind":"activity_log","title":"just before the window","ended_at":"2026-11-15T14:59:59Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"first instant of the window","ended_at":"2026-11-15T15:00:00Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"into the window","started_at":"2026-11-15T14:00:00Z","ended_at":"2026-11-15T15:30:00Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"today","ended_at":"2026-11-22T10:00:00Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"running since last week","status":"in_progress","started_at":"2026-11-10T00:00:00Z"}`)
+	create(t, s, `{"kind":"activity_log","title":"running since today","status":"in_progress","started_at":"2026-11-22T12:00:00Z"}`)
+	gone := create(t, s, `{"kind":"activity_log","title":"retracted","ended_at":"2026-11-22T11:00:00Z"}`)
+	mustOperate(t, s, gone.ID, models.OpCancel, "")
+	create(t, s, `{"kind":"task","title":"a task","due_at":"2026-11-22T10:00:00Z"}`)
+
+	want := []string{"running since today", "today", "into the window", "first instant of the window", "running since last week"}
+	page, err := s.Activity(ctx, listQuery(t, models.ListActivity, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := titles(page.Items); !reflect.DeepEqual(got, want) {
+		t.Errorf("activity =\n %q\nwant\n %q", got, want)
+	}
+	// The same timeline a page of two at a time.
+	var paged []string
+	query := "limit=2"
+	for i := 0; i < 10; i++ {
+		page, err := s.Activity(ctx, listQuery(t, models.ListActivity, query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, titles(page.Items)...)
+		if page.NextCursor == nil {
+			break
+		}
+		query = "limit=2&cursor=" + *page.NextCursor
+	}
+	if !reflect.DeepEqual(paged, want) {
+		t.Errorf("activity by pages of two =\n %q\nwant\n %q", paged, want)
+	}
+	// An explicit window.
+	page, err = s.Activity(ctx, listQuery(t, models.ListActivity, "from=2026-11-22T00:00:00Z&to=2026-11-22T11:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := titles(page.Items), []string{"today", "running since last week"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("activity of a morning = %q, want %q", got, want)
+	}
+}
+
+func TestListFiltersAndKeysetPages(t *testing.T) {
+	s, _, _ := newService(t, ts("2026-11-22T03:00:00Z"))
+	ctx := context.Background()
+	var all []int64
+	for i := 0; i < 7; i++ { // ties on the span start break on id
+		all = append(all, create(t, s, `{"kind":"task","title":"tie","due_at":"2026-11-24T00:00:00Z","project_tag":"home"}`).ID)
+	}
+	early := create(t, s, `{"kind":"calendar_event","title":"early","start_at":"2026-11-23T00:00:00Z","end_at":"2026-11-23T01:00:00Z"}`)
+	none := create(t, s, `{"kind":"task","title":"no time","project_tag":"work"}`)
+	mail := create(t, s, `{"kind":"task","title":"mail","source":"email","source_ref":"m1","due_at":"2026-11-25T00:00:00Z"}`)
+	c := create(t, s, `{"kind":"task","title":"cancelled","due_at":"2026-11-24T12:00:00Z"}`)
+	mustOperate(t, s, c.ID, models.OpCancel, "")
+	want := append(append([]int64{early.ID}, all...), c.ID, mail.ID, none.ID)
+
+	var got []int64
+	query := "limit=3"
+	for pages := 0; ; pages++ {
+		page, err := s.List(ctx, listQuery(t, models.ListEvents, query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ids(page.Items)...)
+		if page.NextCursor == nil {
+			break
+		}
+		if pages > 10 {
+			t.Fatal("pagination does not end")
+		}
+		query = "limit=3&cursor=" + *page.NextCursor
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("all events by pages of three = %v, want %v", got, want)
+	}
+	for _, f := range []struct {
+		query string
+		want  []int64
+	}{
+		{"project_tag=work", []int64{none.ID}},
+		{"source=email", []int64{mail.ID}},
+		{"kind=calendar_event", []int64{early.ID}},
+		{"status=cancelled", []int64{c.ID}},
+		{"status=planned,cancelled&from=2026-11-24T06:00:00Z&to=2026-11-25T00:00:01Z", []int64{c.ID, mail.ID}},
+		{"from=2026-11-23T00:30:00Z&to=2026-11-23T23:00:00Z", []int64{early.ID}},
+		{"to=2026-11-23T00:00:01Z", []int64{early.ID}},
+		{"from=2026-11-23T01:00:00Z&to=2026-11-24T00:00:00Z", nil}, // half-open: the call ends at 01:00, the ties are due at 24 00:00
+	} {
+		page, err := s.List(ctx, listQuery(t, models.ListEvents, f.query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(page.Items); !reflect.DeepEqual(got, f.want) && !(len(got) == 0 && len(f.want) == 0) {
+			t.Errorf("%s = %v, want %v", f.query, got, f.want)
+		}
+	}
+}
+
+// queryLog records the SQL a service sends.
+type queryLog struct {
+	mu      sync.Mutex
+	queries []string
+}
+
+func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.queries = append(l.queries, e.Query)
+}
+
+func (l *queryLog) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.queries[len(l.queries)-1]
+}
+
+// TestListingsUseThePartialIndexes proves with EXPLAIN, on a few thousand
+// rows shaped like real use and analysed, that the Today, Inbox and Activity
+// queries read the partial indexes and never scan the table.
+func TestListingsUseThePartialIndexes(t *testing.T) {
+	now := ts("2026-11-22T03:00:00Z")
+	s, db, _ := newService(t, now)
+	ctx := context.Background()
+	// A year of use: logs most days, tasks and calendar entries mostly
+	// finished, a few dozen open, deferred and undated ones.
+	for _, q := range []string{
+		`INSERT INTO events (kind, status, title, started_at, ended_at, cancelled_at, created_at)
+		 SELECT 'activity_log', CASE WHEN i % 50 = 0 THEN 'cancelled' ELSE 'done' END::event_status, 'log ' || i,
+		        ts - interval '25 minutes', ts, CASE WHEN i % 50 = 0 THEN ts END, ts
+		 FROM generate_series(1, 4000) i, LATERAL (SELECT ?::timestamptz - i * interval '130 minutes' AS ts) t`,
+		`INSERT INTO events (kind, status, title, due_at, completed_at, created_at)
+		 SELECT 'task', 'done', 'task ' || i, ts, ts, ts - interval '3 days'
+		 FROM generate_series(1, 2000) i, LATERAL (SELECT ?::timestamptz - i * interval '4 hours' AS ts) t`,
+		`INSERT INTO events (kind, status, title, start_at, end_at, created_at)
+		 SELECT 'calendar_event', 'done', 'meeting ' || i, ts, ts + interval '1 hour', ts - interval '7 days'
+		 FROM generate_series(-40, 800) i, LATERAL (SELECT ?::timestamptz - i * interval '11 hours' AS ts) t`,
+		`INSERT INTO events (kind, status, title, due_at)
+		 SELECT 'task', 'planned', 'overdue ' || i, ?::timestamptz - i * interval '1 day' FROM generate_series(1, 30) i`,
+		`INSERT INTO events (kind, status, title) SELECT 'task', 'planned', 'inbox ' || i FROM generate_series(1, 30) i`,
+		`INSERT INTO events (kind, status, title, due_at, defer_until, undo_status)
+		 SELECT 'task', 'deferred', 'deferred ' || i, ?::timestamptz + i * interval '1 day', ?::timestamptz + (i - 5) * interval '1 hour', 'planned'
+		 FROM generate_series(1, 30) i`,
+		`INSERT INTO events (kind, status, title, started_at) VALUES ('activity_log', 'in_progress', 'running', ?::timestamptz - interval '1 hour')`,
+		`ANALYZE events`,
+	} {
+		n := strings.Count(q, "?")
+		args := make([]any, n)
+		for i := range args {
+			args[i] = now
+		}
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("seed: %v\n%s", err, q)
+		}
+	}
+	log := &queryLog{}
+	s.db = db.WithQueryHook(log)
+
+	for _, c := range []struct {
+		name    string
+		run     func() error
+		indexes []string
+	}{
+		{"today", func() error { _, err := s.Today(ctx, listQuery(t, models.ListToday, "")); return err }, []string{"events_span_idx", "events_active_idx"}},
+		{"inbox", func() error { _, err := s.Inbox(ctx, listQuery(t, models.ListInbox, "")); return err }, []string{"events_active_idx"}},
+		{"activity", func() error { _, err := s.Activity(ctx, listQuery(t, models.ListActivity, "")); return err }, []string{"events_activity_idx"}},
+		{"upcoming", func() error {
+			_, err := s.List(ctx, listQuery(t, models.ListEvents, "status=planned,tentative,in_progress,waiting,deferred,done&from=2026-11-22T03:00:00Z&to=2026-12-06T03:00:00Z"))
+			return err
+		}, []string{"events_span_idx"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.run(); err != nil {
+				t.Fatal(err)
+			}
+			var plan []byte
+			if err := db.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+log.last()).Scan(&plan); err != nil {
+				t.Fatal(err)
+			}
+			used := map[string]bool{}
+			var walk func(n map[string]any)
+			walk = func(n map[string]any) {
+				if name, ok := n["Index Name"].(string); ok {
+					used[name] = true
+				}
+				if n["Node Type"] == "Seq Scan" && n["Relation Name"] == "events" {
+					t.Errorf("the plan scans the events table:\n%s", plan)
+				}
+				children, _ := n["Plans"].([]any)
+				for _, ch := range children {
+					walk(ch.(map[string]any))
+				}
+			}
+			var doc []map[string]any
+			if err := json.Unmarshal(plan, &doc); err != nil {
+				t.Fatal(err)
+			}
+			walk(doc[0]["Plan"].(map[string]any))
+			for _, idx := range c.indexes {
+				if !used[idx] {
+					t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)
+				}
+			}
+		})
+	}
+}
