@@ -5,13 +5,16 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
+	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"events/app"
@@ -70,6 +73,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 func (h *Handlers) routes(f *fiber.App) {
 	f.Use(requestid.New())
 	f.Use(h.logRequests)
+	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
 	f.Use(h.deadline)
 
@@ -140,11 +144,18 @@ func (h *Handlers) deadline(c *fiber.Ctx) error {
 
 // securityHeaders are sent on every answer, errors included.
 func securityHeaders(c *fiber.Ctx) error {
+	setSecurityHeaders(c)
+	return c.Next()
+}
+
+// setSecurityHeaders sets the headers of securityHeaders; the error handler
+// sets them too, for the errors the server raises before any middleware
+// (a body over the limit).
+func setSecurityHeaders(c *fiber.Ctx) {
 	c.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderXFrameOptions, "DENY")
 	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
-	return c.Next()
 }
 
 // logRequests writes one line per request.
@@ -175,4 +186,11 @@ func clientIP(c *fiber.Ctx) string {
 		}
 	}
 	return c.Context().RemoteIP().String()
+}
+
+// logPanic logs a handler's panic with its stack; the recover middleware
+// then answers 500 and the server keeps serving.
+func (h *Handlers) logPanic(c *fiber.Ctx, e any) {
+	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", c.Path(),
+		"panic", fmt.Sprint(e), "stack", string(debug.Stack()))
 }

@@ -169,6 +169,7 @@ func plural(n int, word string) string {
 // warnings.
 func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	p := problemFor(err)
+	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
 	if p.Status >= 500 {
 		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)

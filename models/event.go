@@ -36,7 +36,7 @@ type Event struct {
 	// UndoStatus is the status reactivate would restore, nil when there is
 	// no step to undo. Every operation keeps it current, so a row can offer
 	// its buttons without reading the history.
-	UndoStatus *Status  `bun:"undo_status"`
+	UndoStatus *Status   `bun:"undo_status"`
 	CreatedAt  time.Time `bun:"created_at,notnull"`
 	UpdatedAt  time.Time `bun:"updated_at,notnull"`
 }

@@ -1,0 +1,47 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+GO       ?= go
+BIN      := bin/events
+FUZZTIME ?= 5s
+
+.PHONY: run build test vet fuzz postgres-binaries clean
+
+## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
+run: build postgres-binaries
+	exec ./$(BIN) serve
+
+## build: compile the one binary into bin/events
+build:
+	$(GO) build -o $(BIN) ./cmd/events
+
+## test: vet, every test against a real PostgreSQL (with the race detector), then a short fuzz run
+test: postgres-binaries
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory fuzz
+
+## fuzz: run each fuzz target briefly beyond its seed corpus (FUZZTIME=5s)
+fuzz:
+	@for target in $$($(GO) test -list '^Fuzz' ./models | grep '^Fuzz'); do \
+		echo "fuzz $$target for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./models || exit 1; \
+	done
+
+# The embedded default database needs the PostgreSQL server programs. When
+# they are missing, install them with the system's package manager where we
+# can, else say in one sentence what to install.
+postgres-binaries:
+	@if [ -n "$$DATABASE_URL$$TEST_DATABASE_URL" ] || command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	echo "PostgreSQL's server programs are missing: installing them."; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	if command -v apt-get >/dev/null 2>&1; then \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	elif command -v dnf >/dev/null 2>&1; then \
+		$$SUDO dnf install -y -q postgresql-server; \
+	elif command -v brew >/dev/null 2>&1; then \
+		brew install -q postgresql@16 && brew link -q --force postgresql@16; \
+	else \
+		echo "events needs the PostgreSQL server programs (initdb, pg_ctl, postgres): install your system's PostgreSQL server package, or set DATABASE_URL to a database you have."; exit 1; \
+	fi || { echo "events needs the PostgreSQL server programs (initdb, pg_ctl, postgres) and could not install them: install your system's PostgreSQL server package, or set DATABASE_URL to a database you have."; exit 1; }
+
+clean:
+	rm -rf bin
