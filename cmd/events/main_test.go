@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"events/app"
+	"events/app/dbtest"
+	"events/app/pgcluster"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// build compiles the real binary once for the package's tests.
+func build(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "events-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "events")
+		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+// needPostgres skips (or, in CI, fails) when the server programs are missing.
+func needPostgres(t *testing.T) {
+	t.Helper()
+	if _, err := pgcluster.FindBinaries(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI: %v", err)
+		}
+		t.Skipf("SKIPPED LOUDLY: %v", err)
+	}
+}
+
+// dataDir is a temporary EVENTS_DATA_DIR the postgres user can reach when
+// the tests run as root.
+func dataDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "events-data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// server is a running `events serve`.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	mu   sync.Mutex
+	logs bytes.Buffer
+	done chan error
+}
+
+func (s *server) Logs() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logs.String()
+}
+
+// start runs the binary with env (on top of a clean environment) and waits
+// until /readyz answers 200.
+func start(t *testing.T, env ...string) *server {
+	t.Helper()
+	port := freePort(t)
+	s := &server{base: "http://127.0.0.1:" + port, done: make(chan error, 1)}
+	s.cmd = exec.Command(build(t), "serve")
+	s.cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "PORT=" + port}, env...)
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.logs.WriteString(sc.Text() + "\n")
+			s.mu.Unlock()
+		}
+		s.done <- s.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-s.done:
+			case <-time.After(30 * time.Second):
+				s.cmd.Process.Kill()
+			}
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.Logs())
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(s.base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return s
+			}
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("the server exited before it was ready: %v\n%s", err, s.Logs())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the server was not ready within a minute:\n%s", s.Logs())
+	return nil
+}
+
+// stop sends sig and waits for the process to end, returning its exit error.
+func (s *server) stop(t *testing.T, sig os.Signal) error {
+	t.Helper()
+	s.cmd.Process.Signal(sig)
+	select {
+	case err := <-s.done:
+		return err
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the server did not stop within a minute:\n%s", s.Logs())
+		return nil
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// readmeExamples returns the README's shell examples, in order, as one script.
+func readmeExamples(t *testing.T) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 10 {
+		t.Fatalf("found %d sh blocks in the README, want one per endpoint", len(blocks))
+	}
+	var script strings.Builder
+	for _, b := range blocks {
+		script.WriteString(b[1])
+	}
+	return script.String()
+}
+
+// TestOneCommandWithEmbeddedDatabase is `make run` as a newcomer meets it:
+// no DATABASE_URL, the README's curl examples pasted into a shell, Ctrl-C,
+// and a second start that finds the data again.
+func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
+	needPostgres(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	data := dataDir(t)
+	s := start(t, "EVENTS_DATA_DIR="+data)
+
+	// A second server on the same data folder is refused while the first runs.
+	second := exec.Command(build(t), "serve")
+	second.Env = []string{"PATH=" + os.Getenv("PATH"), "PORT=" + freePort(t), "EVENTS_DATA_DIR=" + data}
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use") {
+		t.Errorf("a second serve on the same data: %v\n%s", err, out)
+	}
+
+	script := strings.Replace(readmeExamples(t), "BASE=http://127.0.0.1:3000", "BASE="+s.base, 1)
+	cmd := exec.Command("bash", "-e", "-u", "-o", "pipefail", "-c", script)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README examples failed: %v\n%s", err, output)
+	}
+	for _, want := range []string{
+		`"title":"Fixed the bike"`, // the quick record
+		`"status":"done"`,
+		"HTTP/1.1 409 Conflict", // the second create of one source_ref
+		`"existing_id":`,
+		`"status":422`, // PATCH of status
+		`"status":"deferred"`,
+		`"change_kind":"reschedule"`,
+		`"undoes":`,
+		`"next_cursor":`,
+		`{"status":"ready"}`,
+	} {
+		if !strings.Contains(string(output), want) {
+			t.Errorf("the README examples' output lacks %s:\n%s", want, output)
+		}
+	}
+	_, before := get(t, s.base+"/api/events?limit=1000")
+
+	// Ctrl-C: the server drains, stops its database and exits 0.
+	if err := s.stop(t, os.Interrupt); err != nil {
+		t.Errorf("exit after Ctrl-C: %v", err)
+	}
+	if logs := s.Logs(); !strings.Contains(logs, "embedded database stopped") {
+		t.Errorf("no clean database stop in the log:\n%s", logs)
+	}
+
+	// A second run reuses the data.
+	s2 := start(t, "EVENTS_DATA_DIR="+data)
+	if _, after := get(t, s2.base+"/api/events?limit=1000"); after != before {
+		t.Errorf("the second run lists other events:\n%s\nwant\n%s", after, before)
+	}
+	if err := s2.stop(t, syscall.SIGTERM); err != nil {
+		t.Errorf("exit after SIGTERM: %v", err)
+	}
+}
+
+// TestDatabaseURL: with DATABASE_URL the service uses it and starts no database.
+func TestDatabaseURL(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	data := filepath.Join(dataDir(t), "unused")
+	s := start(t, "DATABASE_URL="+dsn, "EVENTS_DATA_DIR="+data)
+	if code, body := get(t, s.base+"/api/events/inbox"); code != 200 || body != `{"items":[],"next_cursor":null}` {
+		t.Errorf("inbox: %d %s", code, body)
+	}
+	if code, _ := get(t, s.base+"/healthz"); code != 200 {
+		t.Errorf("healthz: %d", code)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("EVENTS_DATA_DIR was created although DATABASE_URL is set: %v", err)
+	}
+}
+
+func TestMigrateCommand(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	for i := 0; i < 2; i++ { // applying twice is a no-op
+		cmd := exec.Command(build(t), "migrate")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "DATABASE_URL=" + dsn}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("events migrate: %v\n%s", err, out)
+		}
+	}
+}
+
+// TestBadConfigurationStops: each bad value stops the process with one sentence.
+func TestBadConfigurationStops(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"EVENTS_TIMEZONE=Mars/Base", "EVENTS_TIMEZONE"},
+		{"PORT=http", "PORT must be a port number"},
+		{"EVENTS_REQUEST_TIMEOUT=soon", "EVENTS_REQUEST_TIMEOUT must be a duration"},
+		{"EVENTS_TRUSTED_PROXIES=nginx", "EVENTS_TRUSTED_PROXIES must list"},
+		{"DATABASE_URL=mysql://x", "DATABASE_URL must be a postgres:// URL"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, build(t), "serve")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), c.env}
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %v\n%s", c.env, err, out)
+		}
+		if lines := strings.Count(strings.TrimSpace(string(out)), "\n"); lines > 0 {
+			t.Errorf("%s: want one line, got:\n%s", c.env, out)
+		}
+	}
+	out, err := exec.Command(build(t), "frobnicate").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "usage") {
+		t.Errorf("unknown command: %v\n%s", err, out)
+	}
+}
