@@ -76,6 +76,23 @@ func TestTodayAcrossTheSeoulDayBoundary(t *testing.T) {
 	if got := titles(page.Items); !reflect.DeepEqual(got, want) {
 		t.Errorf("today in Seoul =\n %q\nwant\n %q", got, want)
 	}
+	// The same list by pages of three: the keyset crosses the overdue group.
+	var paged []string
+	query := "limit=3"
+	for i := 0; i < 10; i++ {
+		page, err := s.Today(ctx, listQuery(t, models.ListToday, query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, titles(page.Items)...)
+		if page.NextCursor == nil {
+			break
+		}
+		query = "limit=3&cursor=" + *page.NextCursor
+	}
+	if !reflect.DeepEqual(paged, want) {
+		t.Errorf("today by pages of three =\n %q\nwant\n %q", paged, want)
+	}
 
 	// ?tz=UTC: the UTC day is [22 Nov 00:00Z, 23 Nov 00:00Z).
 	page, err = s.Today(ctx, listQuery(t, models.ListToday, "tz=UTC"))
