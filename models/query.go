@@ -78,7 +78,7 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 			return lq, BadRequest(name, "appears more than once (a list is comma-separated)")
 		}
 		if name != "cursor" && name != "limit" {
-			binding = append(binding, name+"="+q.Get(name))
+			binding = append(binding, url.QueryEscape(name)+"="+url.QueryEscape(q.Get(name)))
 		}
 	}
 	lq.binding = string(l) + "?" + strings.Join(binding, "&")
@@ -226,7 +226,5 @@ func contains(ss []string, s string) bool {
 // DayBounds returns the local midnight that starts t's day in loc and the
 // next one, from the zone's calendar (a day is not always 24 hours).
 func DayBounds(t time.Time, loc *time.Location) (time.Time, time.Time) {
-	start := localMidnight(t, loc)
-	n := start.AddDate(0, 0, 1)
-	return start, time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, loc)
+	return localMidnight(t, loc), nextMidnight(t, loc)
 }

@@ -51,6 +51,8 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	switch {
 	case !in.Kind.Set:
 		fe.add("kind", "is required: task, calendar_event or activity_log")
+	case !in.Kind.V.Valid():
+		fe.add("kind", "must be one of task, calendar_event, activity_log")
 	default:
 		e.Kind = in.Kind.V
 	}
@@ -221,13 +223,20 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 		}
 		if e.AllDay {
 			start := localMidnight(*e.StartAt, loc)
-			end := start.In(loc).AddDate(0, 0, 1)
-			end = time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, loc)
+			end := nextMidnight(*e.StartAt, loc)
 			if e.EndAt != nil {
 				end = ceilMidnight(*e.EndAt, loc)
 			}
 			s, en := start.UTC(), end.UTC()
 			e.StartAt, e.EndAt = &s, &en
+			switch {
+			case s.Year() < 1:
+				fe.add("start_at", "an all-day entry must start in the years 0001 to 9999 (UTC)")
+				return
+			case en.Year() > 9999:
+				fe.add("end_at", "an all-day entry must end in the years 0001 to 9999 (UTC)")
+				return
+			}
 		}
 		if e.EndAt != nil && e.EndAt.Before(*e.StartAt) {
 			fe.add("end_at", "must not be before start_at")
@@ -249,7 +258,13 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 
 func localMidnight(t time.Time, loc *time.Location) time.Time {
 	l := t.In(loc)
-	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+	return dayStart(l.Year(), l.Month(), l.Day(), loc)
+}
+
+// nextMidnight is the start of the local day after t's.
+func nextMidnight(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return dayStart(l.Year(), l.Month(), l.Day()+1, loc)
 }
 
 // ceilMidnight is t when it is a local midnight, else the next local midnight.
@@ -258,8 +273,20 @@ func ceilMidnight(t time.Time, loc *time.Location) time.Time {
 	if m.Equal(t) {
 		return m
 	}
-	n := m.AddDate(0, 0, 1)
-	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, loc)
+	return nextMidnight(t, loc)
+}
+
+// dayStart is the first instant of the local date y-m-d (normalised) in loc:
+// its midnight, or, where the clocks jump over midnight (America/Havana,
+// America/Santiago), the instant they jump to. time.Date alone may answer an
+// hour of the day before there.
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	wy, wm, wd := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Date()
+	if ty, tm, td := t.Date(); ty != wy || tm != wm || td != wd {
+		_, t = t.ZoneBounds()
+	}
+	return t
 }
 
 func normaliseNewlines(s string) string {
