@@ -152,10 +152,8 @@ func ActivityWindow(q models.ListQuery, now time.Time) (from, to *time.Time) {
 	if q.From != nil || q.To != nil {
 		return q.From, q.To
 	}
-	dayStart, dayEnd := models.DayBounds(now, q.Loc)
-	f := dayStart.AddDate(0, 0, -6)
-	f = time.Date(f.Year(), f.Month(), f.Day(), 0, 0, 0, 0, q.Loc)
-	return &f, &dayEnd
+	f, t := models.DayStart(now, q.Loc, -6), models.DayStart(now, q.Loc, 1)
+	return &f, &t
 }
 
 // Activity answers GET /api/events/activity: activity logs of the window,

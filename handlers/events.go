@@ -136,8 +136,8 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	c.Vary("HX-Request")
 	if fragment(c) {
-		c.Vary("HX-Request")
 		return c.Render("partials/history", historyView{Items: page.Items, Loc: h.svc.Location()})
 	}
 	return c.JSON(page)

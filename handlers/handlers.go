@@ -105,6 +105,7 @@ func route(r fiber.Router, path string, methods map[string]fiber.Handler) {
 		r.Add(m, path, handler)
 		allow = append(allow, m)
 		if m == "GET" {
+			r.Add("HEAD", path, handler) // Add, unlike Get, does not serve HEAD too
 			allow = append(allow, "HEAD")
 		}
 	}

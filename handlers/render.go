@@ -171,6 +171,11 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	p := problemFor(err)
 	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
+	if rid == "" {
+		// an error the server raised before any middleware ran (a body over the limit)
+		rid = utils.UUID()
+		c.Set(fiber.HeaderXRequestID, rid)
+	}
 	if p.Status >= 500 {
 		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
 	} else {
@@ -180,8 +185,8 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))
 	}
 	c.Status(p.Status)
+	c.Vary("HX-Request") // the JSON and the fragment of an error differ too
 	if fragment(c) {
-		c.Vary("HX-Request")
 		return c.Render("partials/problem", p)
 	}
 	body, merr := c.App().Config().JSONEncoder(p)

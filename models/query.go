@@ -228,3 +228,10 @@ func contains(ss []string, s string) bool {
 func DayBounds(t time.Time, loc *time.Location) (time.Time, time.Time) {
 	return localMidnight(t, loc), nextMidnight(t, loc)
 }
+
+// DayStart is the start of the local day offset days after t's day in loc
+// (offset 0: t's own day).
+func DayStart(t time.Time, loc *time.Location, offset int) time.Time {
+	l := t.In(loc)
+	return dayStart(l.Year(), l.Month(), l.Day()+offset, loc)
+}
