@@ -145,8 +145,9 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 
 // eventID reads the {id} of the path; anything but a positive number is 404.
 func eventID(c *fiber.Ctx) (int64, error) {
-	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
-	if err != nil || id < 1 {
+	raw := c.Params("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != raw { // one spelling per event: no "+1", no "01"
 		return 0, models.ErrNotFound
 	}
 	return id, nil

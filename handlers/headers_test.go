@@ -1,0 +1,73 @@
+package handlers_test
+
+import (
+	"strings"
+	"testing"
+)
+
+func checkSecurityHeaders(t *testing.T, a answer) {
+	t.Helper()
+	csp := a.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("%s: Content-Security-Policy = %q, want script-src 'self' and nothing unsafe", a, csp)
+	}
+	if !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("%s: Content-Security-Policy = %q, want frame-ancestors 'none'", a, csp)
+	}
+	for name, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"X-Frame-Options":        "DENY",
+		"Referrer-Policy":        "same-origin",
+	} {
+		if got := a.Header.Get(name); got != want {
+			t.Errorf("%s: %s = %q, want %q", a, name, got, want)
+		}
+	}
+}
+
+func TestSecurityHeadersAndRequestIDOnEveryAnswer(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"x"}`)
+	big := `{"kind":"task","title":"` + strings.Repeat("a", 257<<10) + `"}`
+	tests := []struct {
+		status int
+		a      answer
+	}{
+		{200, s.get("/healthz")},
+		{200, s.get("/readyz")},
+		{200, s.get(path(e.ID))},
+		{200, s.get("/api/events", hx...)},
+		{200, s.get("/static/events.css")},
+		{201, s.json("POST", "/api/events", `{"kind":"activity_log"}`)},
+		{400, s.get("/api/events?limit=0")},
+		{404, s.get("/api/events/999999")},
+		{404, s.get("/nothing/here")},
+		{404, s.get("/api/events/999999", hx...)},
+		{405, s.do("DELETE", path(e.ID), "", "")},
+		{409, s.json("POST", path(e.ID, "reactivate"), "")},
+		{413, s.live("POST", "/api/events", jsonType, big)},
+		{413, s.live("POST", "/api/events", jsonType, big, hx...)},
+		{415, s.do("POST", "/api/events", "text/plain", "x")},
+		{422, s.json("POST", "/api/events", `{"kind":"task"}`)},
+		{422, s.json("POST", "/api/events", `{"kind":"task"}`, hx...)},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		tt.a.want(t, tt.status)
+		checkSecurityHeaders(t, tt.a)
+		id := tt.a.Header.Get("X-Request-Id")
+		if id == "" {
+			t.Errorf("%s: no X-Request-Id", tt.a)
+			continue
+		}
+		if seen[id] {
+			t.Errorf("%s: X-Request-Id %q seen before", tt.a, id)
+		}
+		seen[id] = true
+	}
+}
+
+// A 500 says nothing internal. No handler can be made to panic from the
+// outside without changing code, so the mapping is checked where it can be:
+// the 503 of an unreachable database (TestDatabaseUnreachable503) and the
+// problem shape of every 4xx.

@@ -1,0 +1,500 @@
+package handlers_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	_ "time/tzdata" // the zones the tests name, even on a host without a zone database
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
+
+	"events/app"
+	"events/app/dbtest"
+	"events/handlers"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }
+
+// t0 is the injected now of every test: 12:00 on 2026-11-22 in Seoul.
+var t0 = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+
+var seoul = func() *time.Location {
+	loc, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
+
+// quiet discards the request log, so test output shows only failures.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// clock is the injected time of a test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
+
+// server is the real Fiber app over a fresh database, its clock at t0, its
+// zone Asia/Seoul.
+type server struct {
+	t     *testing.T
+	f     *fiber.App
+	svc   *app.Service
+	db    *bun.DB
+	clock *clock
+	base  string // of the app served on a loopback port, once live has started it
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	db := dbtest.New(t)
+	c := &clock{t: t0}
+	svc := app.NewService(db, seoul, c.Now)
+	return &server{t: t, f: newApp(t, svc), svc: svc, db: db, clock: c}
+}
+
+// live sends one request over TCP to the app served on a loopback port. It
+// is for a body over the limit: fasthttp writes the 413 and then reports the
+// error, which f.Test returns instead of the answer.
+func (s *server) live(method, target, ctype, body string, headers ...string) answer {
+	s.t.Helper()
+	if s.base == "" {
+		f := newApp(s.t, s.svc)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		go func() { _ = f.Listener(ln) }()
+		s.t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
+		s.base = "http://" + ln.Addr().String()
+	}
+	// A raw connection: the server answers 413 before it reads the body and
+	// closes, so a client that insists on writing the whole body first (as
+	// net/http's does) sees a reset instead of the answer.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	req.Host = "events.test"
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	go func() { _ = req.Write(conn) }() // ends with an error once the server closes
+	res, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, target, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		s.t.Fatalf("%s %s: reading the body: %v", method, target, err)
+	}
+	return answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+func newApp(t *testing.T, svc *app.Service) *fiber.App {
+	t.Helper()
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("handlers.New: %v", err)
+	}
+	return f
+}
+
+// answer is one HTTP answer, its body read.
+type answer struct {
+	method, target string
+	Status         int
+	Header         http.Header
+	Body           []byte
+}
+
+func (a answer) String() string {
+	return a.method + " " + a.target + " -> " + strconv.Itoa(a.Status) + " " + string(a.Body)
+}
+
+// do sends one request through the app. A non-empty ctype sets Content-Type;
+// headers are pairs: name, value, name, value...
+func (s *server) do(method, target, ctype, body string, headers ...string) answer {
+	s.t.Helper()
+	return send(s.t, s.f, method, target, ctype, body, headers...)
+}
+
+func send(t *testing.T, f *fiber.App, method, target, ctype, body string, headers ...string) answer {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, r)
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := f.Test(req, -1)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, target, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, target, err)
+	}
+	return answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+const (
+	jsonType = "application/json"
+	formType = "application/x-www-form-urlencoded"
+)
+
+// json sends a JSON body ("" for none).
+func (s *server) json(method, target, body string, headers ...string) answer {
+	s.t.Helper()
+	ctype := ""
+	if body != "" {
+		ctype = jsonType
+	}
+	return s.do(method, target, ctype, body, headers...)
+}
+
+// form sends a form body.
+func (s *server) form(method, target string, form url.Values, headers ...string) answer {
+	s.t.Helper()
+	return s.do(method, target, formType, form.Encode(), headers...)
+}
+
+// get sends a GET.
+func (s *server) get(target string, headers ...string) answer {
+	s.t.Helper()
+	return s.do("GET", target, "", "", headers...)
+}
+
+// event is the API's shape of an event.
+type event struct {
+	ID           int64   `json:"id"`
+	Kind         string  `json:"kind"`
+	Status       string  `json:"status"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	StartAt      *string `json:"start_at"`
+	EndAt        *string `json:"end_at"`
+	AllDay       bool    `json:"all_day"`
+	DueAt        *string `json:"due_at"`
+	StartedAt    *string `json:"started_at"`
+	EndedAt      *string `json:"ended_at"`
+	Priority     int     `json:"priority"`
+	ProjectTag   *string `json:"project_tag"`
+	CompletedAt  *string `json:"completed_at"`
+	CancelledAt  *string `json:"cancelled_at"`
+	DeferUntil   *string `json:"defer_until"`
+	Source       *string `json:"source"`
+	SourceRef    *string `json:"source_ref"`
+	ReactivateTo *string `json:"reactivate_to"`
+	CreatedAt    string  `json:"created_at"`
+	UpdatedAt    string  `json:"updated_at"`
+}
+
+type page struct {
+	Items      []event `json:"items"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+type historyRow struct {
+	ID           int64                     `json:"id"`
+	EventID      int64                     `json:"event_id"`
+	ChangeKind   string                    `json:"change_kind"`
+	Actor        string                    `json:"actor"`
+	StatusBefore *string                   `json:"status_before"`
+	StatusAfter  string                    `json:"status_after"`
+	Changes      map[string]map[string]any `json:"changes"`
+	Undoes       *int64                    `json:"undoes"`
+	OccurredAt   string                    `json:"occurred_at"`
+}
+
+type historyPage struct {
+	Items      []historyRow `json:"items"`
+	NextCursor *string      `json:"next_cursor"`
+}
+
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	Errors []struct {
+		Field   string `json:"field"`
+		Message string `json:"message"`
+	} `json:"errors"`
+	ExistingID *int64 `json:"existing_id"`
+}
+
+func (p problem) fields() []string {
+	out := make([]string, len(p.Errors))
+	for i, e := range p.Errors {
+		out[i] = e.Field
+	}
+	return out
+}
+
+// decode reads a JSON answer strictly: every key must be a field of v.
+func decode(t *testing.T, a answer, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(a.Body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: decoding the body into %T: %v", a, v, err)
+	}
+}
+
+// want fails the test unless the answer has the status.
+func (a answer) want(t *testing.T, status int) answer {
+	t.Helper()
+	if a.Status != status {
+		t.Fatalf("%s: status = %d, want %d", a, a.Status, status)
+	}
+	return a
+}
+
+// wantJSON checks a JSON answer of the status and decodes it into v.
+func (a answer) wantJSON(t *testing.T, status int, v any) {
+	t.Helper()
+	a.want(t, status)
+	if ct := a.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: Content-Type = %q, want application/json", a, ct)
+	}
+	if v != nil {
+		decode(t, a, v)
+	}
+}
+
+func (a answer) event(t *testing.T, status int) event {
+	t.Helper()
+	var e event
+	a.wantJSON(t, status, &e)
+	return e
+}
+
+func (a answer) page(t *testing.T) page {
+	t.Helper()
+	var p page
+	a.wantJSON(t, http.StatusOK, &p)
+	if p.Items == nil {
+		t.Errorf("%s: items is null, want an array", a)
+	}
+	return p
+}
+
+var statusTitles = map[int]string{
+	400: "Bad Request",
+	404: "Not Found",
+	405: "Method Not Allowed",
+	409: "Conflict",
+	413: "Content Too Large",
+	415: "Unsupported Media Type",
+	422: "Unprocessable Content",
+	503: "Service Unavailable",
+}
+
+// problem checks an RFC 9457 answer of the status, naming exactly the fields
+// given (in any order), and returns it.
+func (a answer) problem(t *testing.T, status int, fields ...string) problem {
+	t.Helper()
+	a.want(t, status)
+	if ct := a.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("%s: Content-Type = %q, want application/problem+json", a, ct)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(a.Body, &raw); err != nil {
+		t.Fatalf("%s: not JSON: %v", a, err)
+	}
+	for _, k := range []string{"type", "title", "status", "detail", "errors"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("%s: problem has no %q", a, k)
+		}
+	}
+	var p problem
+	decode(t, a, &p)
+	if p.Type != "about:blank" {
+		t.Errorf("%s: type = %q, want about:blank", a, p.Type)
+	}
+	if want := statusTitles[status]; p.Title != want {
+		t.Errorf("%s: title = %q, want %q", a, p.Title, want)
+	}
+	if p.Status != status {
+		t.Errorf("%s: status member = %d, want %d", a, p.Status, status)
+	}
+	if p.Detail == "" {
+		t.Errorf("%s: detail is empty", a)
+	}
+	if p.Errors == nil {
+		t.Errorf("%s: errors is null, want an array", a)
+	}
+	got := p.fields()
+	slices.Sort(got)
+	want := slices.Clone(fields)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: errors name fields %q, want %q", a, got, want)
+	}
+	for _, e := range p.Errors {
+		if e.Message == "" {
+			t.Errorf("%s: the error of %q has no message", a, e.Field)
+		}
+	}
+	return p
+}
+
+// html checks an HTML fragment answer of the status and returns its body.
+func (a answer) html(t *testing.T, status int) string {
+	t.Helper()
+	a.want(t, status)
+	if ct := a.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("%s: Content-Type = %q, want text/html", a, ct)
+	}
+	if !varies(a) {
+		t.Errorf("%s: Vary = %q, want it to name HX-Request", a, a.Header.Values("Vary"))
+	}
+	body := string(a.Body)
+	if strings.Contains(body, "<html") || strings.Contains(body, "<body") {
+		t.Errorf("%s: a fragment holds a whole page", a)
+	}
+	return body
+}
+
+func varies(a answer) bool {
+	for _, v := range a.Header.Values("Vary") {
+		for _, part := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), "HX-Request") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// create posts a JSON create and returns the event, failing on anything but 201.
+func (s *server) create(body string) event {
+	s.t.Helper()
+	return s.json("POST", "/api/events", body).event(s.t, http.StatusCreated)
+}
+
+// op posts a lifecycle operation with a JSON body ("" for none) and returns the event.
+func (s *server) op(id int64, op, body string) event {
+	s.t.Helper()
+	return s.json("POST", path(id, op), body).event(s.t, http.StatusOK)
+}
+
+// history returns the whole history of an event, oldest first.
+func (s *server) history(id int64) []historyRow {
+	s.t.Helper()
+	var p historyPage
+	s.get(path(id, "history")).wantJSON(s.t, http.StatusOK, &p)
+	if p.NextCursor != nil {
+		s.t.Fatalf("history of %d has a next page", id)
+	}
+	return p.Items
+}
+
+// counts returns the number of events and history rows stored.
+func (s *server) counts() (events, rows int) {
+	s.t.Helper()
+	if err := s.db.QueryRow("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM event_history)").Scan(&events, &rows); err != nil {
+		s.t.Fatal(err)
+	}
+	return events, rows
+}
+
+// path is /api/events/{id}[/suffix].
+func path(id int64, suffix ...string) string {
+	p := "/api/events/" + strconv.FormatInt(id, 10)
+	for _, s := range suffix {
+		p += "/" + s
+	}
+	return p
+}
+
+// str shows an optional string: its value, or null.
+func str(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+func ids(es []event) []int64 {
+	out := make([]int64, len(es))
+	for i, e := range es {
+		out[i] = e.ID
+	}
+	return out
+}
+
+func changeKinds(hs []historyRow) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.ChangeKind
+	}
+	return out
+}
+
+// walk follows next_cursor from target to the end and returns the ids of
+// every page.
+func (s *server) walk(target string) [][]int64 {
+	s.t.Helper()
+	var pages [][]int64
+	next := target
+	for range 100 {
+		p := s.get(next).page(s.t)
+		pages = append(pages, ids(p.Items))
+		if p.NextCursor == nil {
+			return pages
+		}
+		if *p.NextCursor == "" {
+			s.t.Fatalf("GET %s: next_cursor is empty", next)
+		}
+		sep := "&"
+		if !strings.Contains(target, "?") {
+			sep = "?"
+		}
+		next = target + sep + "cursor=" + url.QueryEscape(*p.NextCursor)
+	}
+	s.t.Fatalf("GET %s: more than 100 pages", target)
+	return nil
+}
