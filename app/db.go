@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -36,6 +37,28 @@ func OpenDB(dsn string, statementTimeout time.Duration) *bun.DB {
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New())
+}
+
+// Connect opens the database at dsn and checks that it answers. A URL
+// without sslmode behaves as libpq's default ("prefer"): TLS when the server
+// offers it, else a plain connection.
+func Connect(ctx context.Context, dsn string, statementTimeout time.Duration) (*bun.DB, error) {
+	db := OpenDB(dsn, statementTimeout)
+	err := db.PingContext(ctx)
+	if err != nil && strings.Contains(err.Error(), "SSL is not enabled on the server") && !strings.Contains(dsn, "sslmode=") {
+		db.Close()
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		db = OpenDB(dsn+sep+"sslmode=disable", statementTimeout)
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot reach the database: %w", err)
+	}
+	return db, nil
 }
 
 // migrationLock is the pg_advisory_lock key held while migrating, so two

@@ -96,6 +96,7 @@ func TestNotFound404(t *testing.T) {
 		{"GET", "/api/events/+1", ""},
 		{"GET", "/api/events/99999999999999999999", ""},
 		{"GET", "/api/events/999999/history", ""},
+		{"GET", "/api/events/999999/history?limit=0", ""}, // 404 before a bad query
 		{"GET", "/api/events/abc/history", ""},
 		{"PATCH", "/api/events/999999", `{"title":"y"}`},
 		{"PATCH", "/api/events/abc", `{"title":"y"}`},

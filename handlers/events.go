@@ -130,6 +130,9 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	}
 	q, err := h.query(c, models.ListHistory)
 	if err != nil {
+		if _, missing := h.svc.Get(c.UserContext(), id); missing != nil {
+			return missing // an unknown event is 404 before a bad query is 400
+		}
 		return err
 	}
 	page, err := h.svc.History(c.UserContext(), id, q)

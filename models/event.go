@@ -119,15 +119,15 @@ func (e *Event) Running() bool {
 type History struct {
 	bun.BaseModel `bun:"table:event_history,alias:h"`
 
-	ID           int64             `bun:"id,pk,autoincrement" json:"id"`
-	EventID      int64             `bun:"event_id,notnull" json:"event_id"`
-	ChangeKind   ChangeKind        `bun:"change_kind,notnull" json:"change_kind"`
-	Actor        Actor             `bun:"actor,notnull" json:"actor"`
-	StatusBefore *Status           `bun:"status_before" json:"status_before"`
-	StatusAfter  Status            `bun:"status_after,notnull" json:"status_after"`
-	Changes      map[string]Change `bun:"changes,type:jsonb,notnull" json:"changes"`
-	Undoes       *int64            `bun:"undoes" json:"undoes"`
-	OccurredAt   time.Time         `bun:"occurred_at,notnull" json:"-"`
+	ID           int64             `bun:"id,pk,autoincrement"`
+	EventID      int64             `bun:"event_id,notnull"`
+	ChangeKind   ChangeKind        `bun:"change_kind,notnull"`
+	Actor        Actor             `bun:"actor,notnull"`
+	StatusBefore *Status           `bun:"status_before"`
+	StatusAfter  Status            `bun:"status_after,notnull"`
+	Changes      map[string]Change `bun:"changes,type:jsonb,notnull"`
+	Undoes       *int64            `bun:"undoes"`
+	OccurredAt   time.Time         `bun:"occurred_at,notnull"`
 }
 
 // Change is the old and new value of one field in a history row. Times are
@@ -137,18 +137,23 @@ type Change struct {
 	New any `json:"new"`
 }
 
-// MarshalJSON writes the API's shape of a history row.
+// MarshalJSON writes the API's shape of a history row, in DESIGN.md's field order.
 func (h History) MarshalJSON() ([]byte, error) {
-	type plain History
 	changes := h.Changes
 	if changes == nil {
 		changes = map[string]Change{}
 	}
 	return json.Marshal(struct {
-		plain
-		Changes    map[string]Change `json:"changes"`
-		OccurredAt string            `json:"occurred_at"`
-	}{plain(h), changes, FormatTime(h.OccurredAt)})
+		ID           int64             `json:"id"`
+		EventID      int64             `json:"event_id"`
+		ChangeKind   ChangeKind        `json:"change_kind"`
+		Actor        Actor             `json:"actor"`
+		StatusBefore *Status           `json:"status_before"`
+		StatusAfter  Status            `json:"status_after"`
+		Changes      map[string]Change `json:"changes"`
+		Undoes       *int64            `json:"undoes"`
+		OccurredAt   string            `json:"occurred_at"`
+	}{h.ID, h.EventID, h.ChangeKind, h.Actor, h.StatusBefore, h.StatusAfter, changes, h.Undoes, FormatTime(h.OccurredAt)})
 }
 
 // timeValue is the form a time takes inside Change.

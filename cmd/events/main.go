@@ -81,9 +81,13 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Se
 			logger.Info("embedded database stopped")
 		}
 	}
-	db := app.OpenDB(dsn, cfg.RequestTimeout)
 	mctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
+	db, err := app.Connect(mctx, dsn, cfg.RequestTimeout)
+	if err != nil {
+		stopCluster()
+		return nil, nil, err
+	}
 	if err := app.Migrate(mctx, db); err != nil {
 		db.Close()
 		stopCluster()
