@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Eve
 	}
 	if len(q.Statuses) > 0 {
 		w.add("e.status IN (?)", bun.In(q.Statuses))
-		if !containsStatus(q.Statuses, models.StatusCancelled) {
+		if !slices.Contains(q.Statuses, models.StatusCancelled) {
 			w.add("e.status <> 'cancelled'")
 		}
 	}
@@ -241,13 +242,4 @@ func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args
 		out.NextCursor = &c
 	}
 	return out, nil
-}
-
-func containsStatus(ss []models.Status, s models.Status) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

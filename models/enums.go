@@ -3,6 +3,8 @@
 // errors. It does no I/O.
 package models
 
+import "slices"
+
 // Kind is the PostgreSQL enum event_kind.
 type Kind string
 
@@ -35,14 +37,7 @@ const (
 var Statuses = []Status{StatusPlanned, StatusTentative, StatusInProgress, StatusWaiting, StatusDeferred, StatusDone, StatusCancelled}
 
 // Valid reports whether s is one of the enum's values.
-func (s Status) Valid() bool {
-	for _, v := range Statuses {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
+func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
 
 // Open reports whether s is open: active and not deferred.
 func (s Status) Open() bool {
@@ -59,14 +54,7 @@ type Source string
 var Sources = []Source{"calendar", "issue_tracker", "email", "chat", "shell", "import", "other"}
 
 // Valid reports whether s is one of the enum's values.
-func (s Source) Valid() bool {
-	for _, v := range Sources {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
+func (s Source) Valid() bool { return slices.Contains(Sources, s) }
 
 // Actor is the PostgreSQL enum event_actor: who caused a history row.
 type Actor string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !contains(allowed, name) {
+		if !slices.Contains(allowed, name) {
 			return lq, BadRequest(name, "is not a parameter of this listing (it takes %s)", strings.Join(allowed, ", "))
 		}
 		if len(q[name]) > 1 {
@@ -88,29 +89,14 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 			return lq, BadRequest("tz", "%s", err)
 		}
 	}
-	if q.Has("kind") {
-		for _, v := range strings.Split(q.Get("kind"), ",") {
-			if !Kind(v).Valid() {
-				return lq, BadRequest("kind", "%q is not a kind (task, calendar_event, activity_log)", v)
-			}
-			lq.Kinds = append(lq.Kinds, Kind(v))
-		}
+	if lq.Kinds, err = parseList(q, "kind", Kind.Valid, "is not a kind (task, calendar_event, activity_log)"); err != nil {
+		return lq, err
 	}
-	if q.Has("status") {
-		for _, v := range strings.Split(q.Get("status"), ",") {
-			if !Status(v).Valid() {
-				return lq, BadRequest("status", "%q is not a status (%s)", v, joinStatuses(Statuses))
-			}
-			lq.Statuses = append(lq.Statuses, Status(v))
-		}
+	if lq.Statuses, err = parseList(q, "status", Status.Valid, "is not a status ("+joinStatuses(Statuses)+")"); err != nil {
+		return lq, err
 	}
-	if q.Has("source") {
-		for _, v := range strings.Split(q.Get("source"), ",") {
-			if !Source(v).Valid() {
-				return lq, BadRequest("source", "%q is not a source", v)
-			}
-			lq.Sources = append(lq.Sources, Source(v))
-		}
+	if lq.Sources, err = parseList(q, "source", Source.Valid, "is not a source"); err != nil {
+		return lq, err
 	}
 	if q.Has("project_tag") {
 		tag := strings.TrimSpace(q.Get("project_tag"))
@@ -151,6 +137,21 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 		lq.After = &pos
 	}
 	return lq, nil
+}
+
+// parseList reads a comma-separated list of enum values; nil when absent.
+func parseList[T ~string](q url.Values, name string, valid func(T) bool, problem string) ([]T, error) {
+	if !q.Has(name) {
+		return nil, nil
+	}
+	var out []T
+	for _, v := range strings.Split(q.Get(name), ",") {
+		if !valid(T(v)) {
+			return nil, BadRequest(name, "%q %s", v, problem)
+		}
+		out = append(out, T(v))
+	}
+	return out, nil
 }
 
 // LoadZone loads an IANA time zone by name.
@@ -212,15 +213,6 @@ func (lq ListQuery) check(body string) string {
 	h := fnv.New64a()
 	h.Write([]byte(lq.binding + "#" + body))
 	return strconv.FormatUint(h.Sum64(), 36)
-}
-
-func contains(ss []string, s string) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DayBounds returns the local midnight that starts t's day in loc and the

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -65,7 +66,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		e.Status = allowed[0]
 		if in.Status.Set {
 			e.Status = in.Status.V
-			if !containsStatus(allowed, e.Status) {
+			if !slices.Contains(allowed, e.Status) {
 				fe.add("status", "a new %s may start as %s", e.Kind, joinStatuses(allowed))
 			}
 		}
@@ -309,15 +310,6 @@ func checkText(fe *FieldErrors, name, s string, max int, multiline bool) {
 			return
 		}
 	}
-}
-
-func containsStatus(ss []Status, s Status) bool {
-	for _, v := range ss {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func sameTime(a, b *time.Time) bool {
