@@ -428,7 +428,7 @@ func TestDatabaseUnreachable503(t *testing.T) {
 	}
 	a := send(t, f, "GET", "/healthz", "", "")
 	a.want(t, http.StatusOK)
-	if string(a.Body) != `{"status":"ok"}` {
+	if string(a.Body) != "{\"status\":\"ok\"}\n" {
 		t.Errorf("/healthz = %s, want {\"status\":\"ok\"}", a.Body)
 	}
 	// A refusal that needs no database is still itself.

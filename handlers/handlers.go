@@ -57,6 +57,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		AppName:                 "events",
 		Views:                   engine,
 		ErrorHandler:            h.errorHandler,
+		JSONEncoder:             models.EncodeJSON,
 		BodyLimit:               BodyLimit,
 		ReadTimeout:             30 * time.Second,
 		WriteTimeout:            30 * time.Second,

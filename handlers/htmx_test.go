@@ -232,9 +232,13 @@ func TestUserTextIsEscapedInFragments(t *testing.T) {
 	if strings.Contains(body, "<script") || !strings.Contains(body, "&lt;script&gt;") {
 		t.Errorf("error fragment does not escape the field name:\n%s", body)
 	}
-	// And JSON carries it as text.
+	// And JSON carries it as text, without HTML escapes (\u003c).
 	var p page
-	s.get("/api/events").wantJSON(t, http.StatusOK, &p)
+	raw := s.get("/api/events")
+	if !strings.Contains(string(raw.Body), `"title":"<script>alert(1)</script>"`) {
+		t.Errorf("JSON does not carry the title as typed: %s", raw.Body)
+	}
+	raw.wantJSON(t, http.StatusOK, &p)
 	if len(p.Items) != 1 || p.Items[0].Title != evil {
 		t.Errorf("JSON title = %+v, want %q", p.Items, evil)
 	}

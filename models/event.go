@@ -1,6 +1,7 @@
 package models
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -68,7 +69,7 @@ type eventJSON struct {
 
 // MarshalJSON writes the API's shape: times in UTC at microsecond precision.
 func (e Event) MarshalJSON() ([]byte, error) {
-	return json.Marshal(eventJSON{
+	return marshal(eventJSON{
 		ID: e.ID, Kind: e.Kind, Status: e.Status, Title: e.Title, Description: e.Description,
 		StartAt: fmtTime(e.StartAt), EndAt: fmtTime(e.EndAt), AllDay: e.AllDay, DueAt: fmtTime(e.DueAt),
 		StartedAt: fmtTime(e.StartedAt), EndedAt: fmtTime(e.EndedAt), Priority: e.Priority,
@@ -77,6 +78,28 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		ReactivateTo: e.UndoStatus,
 		CreatedAt:    FormatTime(e.CreatedAt), UpdatedAt: FormatTime(e.UpdatedAt),
 	})
+}
+
+// marshal is json.Marshal without HTML escaping: the API answers "<" as
+// "<", not "\u003c" (HTML is escaped where HTML is written).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// EncodeJSON encodes an answer: JSON without HTML escaping, ending in a
+// newline, so that a shell prompt after curl starts on its own line.
+func EncodeJSON(v any) ([]byte, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // FormatTime formats t the way every answer carries a time.
@@ -143,7 +166,7 @@ func (h History) MarshalJSON() ([]byte, error) {
 	if changes == nil {
 		changes = map[string]Change{}
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		ID           int64             `json:"id"`
 		EventID      int64             `json:"event_id"`
 		ChangeKind   ChangeKind        `json:"change_kind"`

@@ -273,7 +273,7 @@ func TestDatabaseURL(t *testing.T) {
 	}
 	data := filepath.Join(dataDir(t), "unused")
 	s := start(t, "DATABASE_URL="+dsn, "EVENTS_DATA_DIR="+data)
-	if code, body := get(t, s.base+"/api/events/inbox"); code != 200 || body != `{"items":[],"next_cursor":null}` {
+	if code, body := get(t, s.base+"/api/events/inbox"); code != 200 || body != "{\"items\":[],\"next_cursor\":null}\n" {
 		t.Errorf("inbox: %d %s", code, body)
 	}
 	if code, _ := get(t, s.base+"/healthz"); code != 200 {
