@@ -16,7 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	_ "time/tzdata" // the zones the tests name, even on a host without a zone database
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	_ "time/tzdata" // the zones the tests name, even on a host without a zone database
 	"unicode"
 	"unicode/utf8"
 )

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // zones load where the host has no time zone database
 )
 
 // Listing names a list endpoint.

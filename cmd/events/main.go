@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
-	_ "time/tzdata" // runs where the host has no time zone database
 
 	"events/app"
 	"events/app/pgcluster"
