@@ -29,7 +29,6 @@ const BodyLimit = 256 << 10
 type Options struct {
 	RequestTimeout time.Duration
 	TrustedProxies []string
-	NotesURL       string
 	Logger         *slog.Logger
 }
 

@@ -241,6 +241,8 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`"undoes":`,
 		`"next_cursor":`,
 		`{"status":"ready"}`,
+		"HTTP/1.1 405 Method Not Allowed", // DELETE
+		"Allow: GET, HEAD, PATCH",
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the README examples' output lacks %s:\n%s", want, output)
