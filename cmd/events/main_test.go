@@ -35,9 +35,9 @@ var (
 func build(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "events-bin")
-		if err != nil {
-			buildErr = err
+		// One fixed place, overwritten by each run, so runs leave no trail.
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("events-cmd-test-%d", os.Getuid()))
+		if buildErr = os.MkdirAll(dir, 0o755); buildErr != nil {
 			return
 		}
 		binary = filepath.Join(dir, "events")
