@@ -18,10 +18,23 @@ import (
 	"events/migrations"
 )
 
-// OpenDB opens the database at dsn. Sessions run in UTC, and a statement
-// may run at most statementTimeout (0: no limit).
-func OpenDB(dsn string, statementTimeout time.Duration) *bun.DB {
-	params := map[string]any{"TimeZone": "UTC"}
+// OpenDB opens the database at dsn; it does not connect yet. Sessions run in
+// UTC, a statement may run at most statementTimeout (0: no limit), and the
+// other session parameters of the URL are kept. A URL pgdriver cannot read
+// is an error.
+func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil { // pgdriver.WithDSN panics on a URL it cannot read
+			db, err = nil, fmt.Errorf("bad database URL: %v", r)
+		}
+	}()
+	params := map[string]any{}
+	for k, v := range pgdriver.NewConnector(pgdriver.WithDSN(dsn)).Config().ConnParams {
+		if !strings.EqualFold(k, "TimeZone") {
+			params[k] = v
+		}
+	}
+	params["TimeZone"] = "UTC"
 	if statementTimeout > 0 {
 		params["statement_timeout"] = statementTimeout.Milliseconds()
 	}
@@ -36,22 +49,27 @@ func OpenDB(dsn string, statementTimeout time.Duration) *bun.DB {
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	return bun.NewDB(sqldb, pgdialect.New())
+	return bun.NewDB(sqldb, pgdialect.New()), nil
 }
 
 // Connect opens the database at dsn and checks that it answers. A URL
 // without sslmode behaves as libpq's default ("prefer"): TLS when the server
 // offers it, else a plain connection.
 func Connect(ctx context.Context, dsn string, statementTimeout time.Duration) (*bun.DB, error) {
-	db := OpenDB(dsn, statementTimeout)
-	err := db.PingContext(ctx)
+	db, err := OpenDB(dsn, statementTimeout)
+	if err != nil {
+		return nil, err
+	}
+	err = db.PingContext(ctx)
 	if err != nil && strings.Contains(err.Error(), "SSL is not enabled on the server") && !strings.Contains(dsn, "sslmode=") {
 		db.Close()
 		sep := "?"
 		if strings.Contains(dsn, "?") {
 			sep = "&"
 		}
-		db = OpenDB(dsn+sep+"sslmode=disable", statementTimeout)
+		if db, err = OpenDB(dsn+sep+"sslmode=disable", statementTimeout); err != nil {
+			return nil, err
+		}
 		err = db.PingContext(ctx)
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"events/app"
 	"events/app/dbtest"
 	"events/models"
 )
 
-func TestMain(m *testing.M) { dbtest.Main(m, Migrate) }
+func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }
 
 var seoul = mustZone("Asia/Seoul")
 
@@ -46,15 +47,15 @@ func (c *clock) Set(t time.Time) {
 func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
 
 // newService returns a service over a fresh database, its clock at now.
-func newService(t *testing.T, now time.Time) (*Service, *bun.DB, *clock) {
+func newService(t *testing.T, now time.Time) (*app.Service, *bun.DB, *clock) {
 	t.Helper()
 	db := dbtest.New(t)
 	c := &clock{t: now}
-	return NewService(db, seoul, c.Now), db, c
+	return app.NewService(db, seoul, c.Now), db, c
 }
 
 // create decodes a JSON body and creates the event, failing the test on error.
-func create(t *testing.T, s *Service, body string) models.Event {
+func create(t *testing.T, s *app.Service, body string) models.Event {
 	t.Helper()
 	e, err := tryCreate(s, body)
 	if err != nil {
@@ -63,7 +64,7 @@ func create(t *testing.T, s *Service, body string) models.Event {
 	return e
 }
 
-func tryCreate(s *Service, body string) (models.Event, error) {
+func tryCreate(s *app.Service, body string) (models.Event, error) {
 	in, err := models.DecodeJSON([]byte(body), models.CreateFields)
 	if err != nil {
 		return models.Event{}, err
@@ -72,7 +73,7 @@ func tryCreate(s *Service, body string) (models.Event, error) {
 }
 
 // operate applies op with a JSON body ("" for none).
-func operate(s *Service, id int64, op models.Op, body string) (models.Event, error) {
+func operate(s *app.Service, id int64, op models.Op, body string) (models.Event, error) {
 	set := models.NoFields
 	if op == models.OpDefer {
 		set = models.DeferFields
@@ -81,7 +82,7 @@ func operate(s *Service, id int64, op models.Op, body string) (models.Event, err
 	return s.Operate(context.Background(), id, op, in, inErr, models.ActorAPI)
 }
 
-func mustOperate(t *testing.T, s *Service, id int64, op models.Op, body string) models.Event {
+func mustOperate(t *testing.T, s *app.Service, id int64, op models.Op, body string) models.Event {
 	t.Helper()
 	e, err := operate(s, id, op, body)
 	if err != nil {
@@ -90,13 +91,13 @@ func mustOperate(t *testing.T, s *Service, id int64, op models.Op, body string) 
 	return e
 }
 
-func patch(s *Service, id int64, body string) (models.Event, error) {
+func patch(s *app.Service, id int64, body string) (models.Event, error) {
 	in, inErr := models.DecodeJSON([]byte(body), models.PatchFields)
 	return s.Patch(context.Background(), id, in, inErr, models.ActorAPI)
 }
 
 // history returns the change kinds of an event's history, oldest first.
-func history(t *testing.T, s *Service, id int64) []models.History {
+func history(t *testing.T, s *app.Service, id int64) []models.History {
 	t.Helper()
 	q, err := models.ParseListQuery(models.ListHistory, nil, seoul)
 	if err != nil {

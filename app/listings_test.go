@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"events/app"
 	"events/models"
 )
 
@@ -309,7 +310,7 @@ func (l *queryLog) last() string {
 // queries read the partial indexes and never scan the table.
 func TestListingsUseThePartialIndexes(t *testing.T) {
 	now := ts("2026-11-22T03:00:00Z")
-	s, db, _ := newService(t, now)
+	s, db, clk := newService(t, now)
 	ctx := context.Background()
 	// A year of use: logs most days, tasks and calendar entries mostly
 	// finished, a few dozen open, deferred and undated ones.
@@ -343,7 +344,7 @@ func TestListingsUseThePartialIndexes(t *testing.T) {
 		}
 	}
 	log := &queryLog{}
-	s.db = db.WithQueryHook(log)
+	s = app.NewService(db.WithQueryHook(log), seoul, clk.Now)
 
 	for _, c := range []struct {
 		name    string

@@ -400,7 +400,10 @@ func TestRefusedRequestsWriteNothing(t *testing.T) {
 // With the database unreachable every API call and /readyz answer 503;
 // /healthz still answers.
 func TestDatabaseUnreachable503(t *testing.T) {
-	db := app.OpenDB("postgres://x@127.0.0.1:1/x?sslmode=disable", 0)
+	db, err := app.OpenDB("postgres://x@127.0.0.1:1/x?sslmode=disable", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { db.Close() })
 	f := newApp(t, app.NewService(db, seoul, func() time.Time { return t0 }))
 	for _, tt := range []struct{ method, target, body string }{

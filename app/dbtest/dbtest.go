@@ -15,7 +15,6 @@ package dbtest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -30,9 +29,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 
+	"events/app"
 	"events/app/pgcluster"
 )
 
@@ -99,7 +97,7 @@ func Main(m *testing.M, migrate func(context.Context, *bun.DB) error) {
 func New(t testing.TB) *bun.DB {
 	t.Helper()
 	dsn := NewURL(t)
-	db, err := Open(dsn)
+	db, err := app.OpenDB(dsn, 0)
 	if err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
@@ -145,25 +143,6 @@ func NewURL(t testing.TB) string {
 	return dsn
 }
 
-// Open returns a bun.DB over pgdriver with the PostgreSQL dialect. Sessions use TimeZone=UTC;
-// other settings, TLS (sslmode) included, come from the DSN.
-func Open(dsn string) (db *bun.DB, err error) {
-	defer func() {
-		if r := recover(); r != nil { // pgdriver.WithDSN panics on a DSN it cannot parse
-			db, err = nil, fmt.Errorf("bad database URL: %v", r)
-		}
-	}()
-	params := map[string]any{}
-	for k, v := range pgdriver.NewConnector(pgdriver.WithDSN(dsn)).Config().ConnParams {
-		if !strings.EqualFold(k, "TimeZone") {
-			params[k] = v
-		}
-	}
-	params["TimeZone"] = "UTC"
-	connector := pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithConnParams(params))
-	return bun.NewDB(sql.OpenDB(connector), pgdialect.New()), nil
-}
-
 func (h *harness) setup() error {
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
@@ -178,7 +157,7 @@ func (h *harness) setup() error {
 		return err
 	}
 
-	admin, err := Open(h.adminDSN)
+	admin, err := app.OpenDB(h.adminDSN, 0)
 	if err != nil {
 		return err
 	}
@@ -201,7 +180,7 @@ func (h *harness) setup() error {
 	if err != nil {
 		return err
 	}
-	db, err := Open(tmplDSN)
+	db, err := app.OpenDB(tmplDSN, 0)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"events/app"
 )
 
 func migrate(ctx context.Context, db *bun.DB) error {
@@ -154,7 +156,7 @@ func TestDroppedAtCleanup(t *testing.T) {
 
 func TestNewURLAndUTC(t *testing.T) {
 	dsn := NewURL(t)
-	db, err := Open(dsn)
+	db, err := app.OpenDB(dsn, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +172,11 @@ func TestNewURLAndUTC(t *testing.T) {
 }
 
 func TestOpenBadURL(t *testing.T) {
-	if _, err := Open("mysql://x"); err == nil {
-		t.Error("Open accepted a mysql:// URL")
+	if _, err := app.OpenDB("mysql://x", 0); err == nil {
+		t.Error("OpenDB accepted a mysql:// URL")
 	}
-	if _, err := Open("postgres://x/db?sslmode=sometimes"); err == nil {
-		t.Error("Open accepted sslmode=sometimes")
+	if _, err := app.OpenDB("postgres://x/db?sslmode=sometimes", 0); err == nil {
+		t.Error("OpenDB accepted sslmode=sometimes")
 	}
 }
 

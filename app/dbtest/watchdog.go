@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"events/app"
 )
 
 // The watchdog is this test binary again, started with watchdogEnv set. It reads its stdin, a pipe
@@ -164,7 +166,7 @@ func dropRunDatabases(template, prefix string) error {
 	if dsn == "" {
 		return nil
 	}
-	admin, err := Open(dsn)
+	admin, err := app.OpenDB(dsn, 0)
 	if err != nil {
 		return err
 	}
