@@ -8,13 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"events/app"
+	"events/app/pgcluster"
 )
 
 // The watchdog is this test binary again, started with watchdogEnv set. It reads its stdin, a pipe
@@ -90,7 +89,7 @@ func runWatchdog() int {
 	}
 	var errs []error
 	if dataDir := os.Getenv(watchdogDataEnv); dataDir != "" {
-		errs = append(errs, stopServer(dataDir))
+		errs = append(errs, pgcluster.StopLeftover(dataDir))
 		if tmp := os.Getenv(watchdogTmpEnv); tmp != "" {
 			errs = append(errs, os.RemoveAll(tmp))
 		}
@@ -104,61 +103,6 @@ func runWatchdog() int {
 	}
 	fmt.Fprintf(os.Stderr, "dbtest watchdog: the test process ended without cleaning up; its test databases are gone now\n")
 	return 0
-}
-
-// stopServer asks the postmaster for a fast shutdown, then an immediate one, then kills it.
-func stopServer(dataDir string) error {
-	pidFile := filepath.Join(dataDir, "postmaster.pid")
-	b, err := os.ReadFile(pidFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := strings.Split(string(b), "\n")
-	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))
-	if err != nil || pid <= 0 {
-		return fmt.Errorf("%s names no process", pidFile)
-	}
-	if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && !strings.Contains(string(cmdline), dataDir) {
-		return nil // the server is gone and its pid was reused
-	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGKILL} {
-		if err := syscall.Kill(pid, sig); errors.Is(err, syscall.ESRCH) {
-			break
-		}
-		if waitGone(pid, pidFile, 10*time.Second) {
-			break
-		}
-	}
-	if len(lines) > 4 {
-		if sock := strings.TrimSpace(lines[4]); strings.HasPrefix(filepath.Base(sock), "evpg") {
-			_ = os.RemoveAll(sock)
-		}
-	}
-	return nil
-}
-
-// waitGone waits for the postmaster to exit: its pid file removed, or the process gone or a
-// zombie.
-func waitGone(pid int, pidFile string, wait time.Duration) bool {
-	deadline := time.Now().Add(wait)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(pidFile); errors.Is(err, os.ErrNotExist) {
-			return true
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return true
-		}
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if i := strings.LastIndexByte(string(b), ')'); i > 0 && strings.HasPrefix(string(b[i:]), ") Z") {
-				return true
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
 }
 
 func dropRunDatabases(template, prefix string) error {

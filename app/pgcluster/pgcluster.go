@@ -308,6 +308,28 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 	return nil
 }
 
+// StopLeftover stops the cluster in dataDir when one runs there although
+// the process that started it is gone (killed before it could call Stop), and
+// removes its socket folder. Nothing running is not an error.
+func StopLeftover(dataDir string) error {
+	bin, err := FindBinaries()
+	if err != nil {
+		return err
+	}
+	acct, err := serverAccount(dataDir)
+	if err != nil {
+		return err
+	}
+	c := &Cluster{bin: bin, dataDir: dataDir, acct: acct, log: slog.New(slog.DiscardHandler)}
+	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	defer cancel()
+	running, serverPID, err := c.status(ctx)
+	if err != nil || !running {
+		return err
+	}
+	return c.stopOrphan(ctx, serverPID, readOwnerPID(dataDir+".owner"))
+}
+
 func (c *Cluster) stopOrphan(ctx context.Context, serverPID, ownerPID int) error {
 	c.log.Warn("postgres left running by a process that is gone: stopping it", "data", c.dataDir, "server_pid", serverPID, "owner_pid", ownerPID)
 	oldSockDir := socketDirOf(filepath.Join(c.dataDir, "postmaster.pid"))
