@@ -29,6 +29,7 @@ fuzz:
 # The embedded default database needs the PostgreSQL server programs. When
 # they are missing, install them with the system's package manager where we
 # can, else say in one sentence what to install.
+NEED_POSTGRES := events needs the PostgreSQL server programs (initdb, pg_ctl, postgres): install your system's PostgreSQL server package, or set DATABASE_URL to a database you have.
 postgres-binaries:
 	@if [ -n "$$DATABASE_URL$$TEST_DATABASE_URL" ] || command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
 	echo "PostgreSQL's server programs are missing: installing them."; \
@@ -40,8 +41,8 @@ postgres-binaries:
 	elif command -v brew >/dev/null 2>&1; then \
 		brew install -q postgresql@16 && brew link -q --force postgresql@16; \
 	else \
-		echo "events needs the PostgreSQL server programs (initdb, pg_ctl, postgres): install your system's PostgreSQL server package, or set DATABASE_URL to a database you have."; exit 1; \
-	fi || { echo "events needs the PostgreSQL server programs (initdb, pg_ctl, postgres) and could not install them: install your system's PostgreSQL server package, or set DATABASE_URL to a database you have."; exit 1; }
+		echo "$(NEED_POSTGRES)"; exit 1; \
+	fi || { echo "Installing failed. $(NEED_POSTGRES)"; exit 1; }
 
 clean:
 	rm -rf bin

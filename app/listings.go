@@ -109,11 +109,14 @@ func (s *Service) Today(ctx context.Context, q models.ListQuery) (Page[models.Ev
 	var w where
 	w.add("e.status <> 'cancelled'")
 	w.add("NOT (e.status = 'deferred' AND e.defer_until > ?)", now)
+	// overdue: an open task due (else starting) before the day; its one
+	// argument is the day's start
+	const overdue = `(e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)`
 	w.add(`(e.span && tstzrange(?, ?, '[)')
-    OR (e.status IN `+openStatuses+` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)
+    OR `+overdue+`
     OR e.status = 'in_progress'
     OR (e.status = 'deferred' AND e.defer_until <= ?))`, dayStart, dayEnd, dayStart, now)
-	group := `(CASE WHEN e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ? THEN 0 ELSE 1 END)`
+	group := `(CASE WHEN ` + overdue + ` THEN 0 ELSE 1 END)`
 	if q.After != nil {
 		w.add("("+group+", "+spanStart+", e.id) > (?, coalesce(?::timestamptz, 'infinity'), ?)",
 			dayStart, q.After.G, bound(q.After.T), q.After.ID)

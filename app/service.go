@@ -125,18 +125,20 @@ func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models
 		if err != nil {
 			return err
 		}
+		// After 404: a body that does not parse (400, 415), the kind and
+		// the status (422, 409), then a bad value (422).
 		var fieldErr models.FieldErrors
-		if errors.As(inErr, &fieldErr) {
-			// A bad value comes after the kind and status checks.
-			if err := models.Check(&e, op); err != nil {
-				return err
-			}
+		if inErr != nil && !errors.As(inErr, &fieldErr) {
+			return inErr
+		}
+		if err := models.Check(&e, op); err != nil {
+			return err
 		}
 		if inErr != nil {
 			return inErr
 		}
 		var undo *models.Undo
-		if op == models.OpReactivate && models.Check(&e, op) == nil {
+		if op == models.OpReactivate {
 			if undo, err = undoStack(ctx, tx, id); err != nil {
 				return err
 			}
