@@ -216,13 +216,8 @@ func TestReactivateIsAnUndoStack(t *testing.T) {
 	}
 }
 
-// TestConcurrentCompletes: twelve completes of one event at once; the row
-// lock lets one through and the others see it done.
-func TestConcurrentCompletes(t *testing.T) {
-	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
-	e := create(t, s, `{"kind":"task","title":"race"}`)
-	const n = 12
-	errs := make([]error, n)
+// atOnce runs f(0) to f(n-1) in n goroutines released together, and waits for them.
+func atOnce(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range n {
@@ -230,11 +225,21 @@ func TestConcurrentCompletes(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, errs[i] = operate(s, e.ID, models.OpComplete, "")
+			f(i)
 		}()
 	}
 	close(start)
 	wg.Wait()
+}
+
+// TestConcurrentCompletes: twelve completes of one event at once; the row
+// lock lets one through and the others see it done.
+func TestConcurrentCompletes(t *testing.T) {
+	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
+	e := create(t, s, `{"kind":"task","title":"race"}`)
+	const n = 12
+	errs := make([]error, n)
+	atOnce(n, func(i int) { _, errs[i] = operate(s, e.ID, models.OpComplete, "") })
 	var ok, conflicts int
 	for _, err := range errs {
 		switch {
@@ -265,18 +270,9 @@ func TestConcurrentDedup(t *testing.T) {
 	const n = 16
 	results := make([]models.Event, n)
 	errs := make([]error, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			results[i], errs[i] = tryCreate(s, `{"kind":"task","title":"from mail","source":"email","source_ref":"<msg-42@example.org>"}`)
-		}()
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) {
+		results[i], errs[i] = tryCreate(s, `{"kind":"task","title":"from mail","source":"email","source_ref":"<msg-42@example.org>"}`)
+	})
 	var winner int64
 	var dups []int64
 	for i, err := range errs {
