@@ -29,6 +29,28 @@ func listQuery(t *testing.T, l models.Listing, query string) models.ListQuery {
 	return q
 }
 
+// allPages reads a listing from its first page to its last, following
+// next_cursor, and returns every event in order.
+func allPages(t *testing.T, l models.Listing, query string, list func(context.Context, models.ListQuery) (app.Page[models.Event], error)) []models.Event {
+	t.Helper()
+	var all []models.Event
+	q := query
+	for pages := 0; ; pages++ {
+		page, err := list(context.Background(), listQuery(t, l, q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, page.Items...)
+		if page.NextCursor == nil {
+			return all
+		}
+		if pages > 10 {
+			t.Fatal("pagination does not end")
+		}
+		q = query + "&cursor=" + *page.NextCursor
+	}
+}
+
 // titles lists the titles of a page, in order.
 func titles(es []models.Event) []string {
 	out := make([]string, len(es))
@@ -78,20 +100,7 @@ func TestTodayAcrossTheSeoulDayBoundary(t *testing.T) {
 		t.Errorf("today in Seoul =\n %q\nwant\n %q", got, want)
 	}
 	// The same list by pages of three: the keyset crosses the overdue group.
-	var paged []string
-	query := "limit=3"
-	for i := 0; i < 10; i++ {
-		page, err := s.Today(ctx, listQuery(t, models.ListToday, query))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paged = append(paged, titles(page.Items)...)
-		if page.NextCursor == nil {
-			break
-		}
-		query = "limit=3&cursor=" + *page.NextCursor
-	}
-	if !reflect.DeepEqual(paged, want) {
+	if paged := titles(allPages(t, models.ListToday, "limit=3", s.Today)); !reflect.DeepEqual(paged, want) {
 		t.Errorf("today by pages of three =\n %q\nwant\n %q", paged, want)
 	}
 
@@ -204,20 +213,7 @@ func TestActivityTimeline(t *testing.T) {
 		t.Errorf("activity =\n %q\nwant\n %q", got, want)
 	}
 	// The same timeline a page of two at a time.
-	var paged []string
-	query := "limit=2"
-	for i := 0; i < 10; i++ {
-		page, err := s.Activity(ctx, listQuery(t, models.ListActivity, query))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paged = append(paged, titles(page.Items)...)
-		if page.NextCursor == nil {
-			break
-		}
-		query = "limit=2&cursor=" + *page.NextCursor
-	}
-	if !reflect.DeepEqual(paged, want) {
+	if paged := titles(allPages(t, models.ListActivity, "limit=2", s.Activity)); !reflect.DeepEqual(paged, want) {
 		t.Errorf("activity by pages of two =\n %q\nwant\n %q", paged, want)
 	}
 	// An explicit window.
@@ -244,23 +240,7 @@ func TestListFiltersAndKeysetPages(t *testing.T) {
 	mustOperate(t, s, c.ID, models.OpCancel, "")
 	want := append(append([]int64{early.ID}, all...), c.ID, mail.ID, none.ID)
 
-	var got []int64
-	query := "limit=3"
-	for pages := 0; ; pages++ {
-		page, err := s.List(ctx, listQuery(t, models.ListEvents, query))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ids(page.Items)...)
-		if page.NextCursor == nil {
-			break
-		}
-		if pages > 10 {
-			t.Fatal("pagination does not end")
-		}
-		query = "limit=3&cursor=" + *page.NextCursor
-	}
-	if !reflect.DeepEqual(got, want) {
+	if got := ids(allPages(t, models.ListEvents, "limit=3", s.List)); !reflect.DeepEqual(got, want) {
 		t.Errorf("all events by pages of three = %v, want %v", got, want)
 	}
 	for _, f := range []struct {
