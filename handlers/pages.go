@@ -250,6 +250,7 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 	if !fragment(c) {
 		return err
 	}
+	c.Vary("HX-Request")
 	p := problemFor(err)
 	var fields models.FieldErrors
 	isFields := errors.As(err, &fields)
@@ -273,7 +274,6 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 	if gerr != nil {
 		return err
 	}
-	c.Vary("HX-Request")
 	c.Status(p.Status)
 	message := sentence(p.Detail)
 	if target == toDetail {
