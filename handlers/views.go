@@ -318,6 +318,7 @@ var kindFields = map[models.Kind][]string{
 // and the errors no field of the form shows.
 type formView struct {
 	Kind   models.Kind
+	Zone   string // in which the form's times are read
 	Fields []formField
 	Other  []models.FieldError
 }
@@ -346,7 +347,7 @@ func (f formView) HasErrors() bool {
 
 // newForm builds the form of kind from values (nil: empty) and errs.
 func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *time.Location) formView {
-	f := formView{Kind: kind}
+	f := formView{Kind: kind, Zone: loc.String()}
 	shown := map[string]bool{}
 	for _, name := range kindFields[kind] {
 		ff := formField{Name: name, Field: name, Type: "datetime-local"}
