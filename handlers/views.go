@@ -254,6 +254,15 @@ func (v historyView) Rows() []historyRow {
 	return rows
 }
 
+// Transition is the status change of a history row: "planned → done", or
+// the status alone when it did not change.
+func (r historyRow) Transition() string {
+	if r.StatusBefore == nil || *r.StatusBefore == r.StatusAfter {
+		return statusLabels[r.StatusAfter]
+	}
+	return statusLabels[*r.StatusBefore] + " → " + statusLabels[r.StatusAfter]
+}
+
 // Changes are the fields a history row changed, old and new, in the page's zone.
 func (r historyRow) Changes() []string {
 	var out []string

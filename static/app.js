@@ -87,6 +87,28 @@
     return null;
   }
 
+  // A request that got no answer (the server or the network is down) says
+  // so in the page's message area; the next answer clears it. A 5xx answer
+  // is put there by the server itself.
+  function flash(text) {
+    var box = document.getElementById("flash");
+    if (!box) return;
+    if (!text) { box.replaceChildren(); return; }
+    var p = document.createElement("p");
+    p.className = "problem";
+    p.textContent = text;
+    box.replaceChildren(p);
+  }
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (ctx && ctx.response) return; // an answer came; it was shown where it belongs
+    flash("The service did not answer; check the connection and try again.");
+  });
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (ctx && ctx.response && ctx.response.status < 500) flash("");
+  });
+
   // A finished defer menu closes when the row it belongs to is redrawn; an
   // open one closes on Escape.
   document.addEventListener("keydown", function (evt) {

@@ -5,5 +5,5 @@ import "embed"
 
 // FS holds the files of this folder.
 //
-//go:embed *.css *.js *.txt
+//go:embed *.css *.js *.svg *.txt
 var FS embed.FS
