@@ -31,15 +31,20 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 
 // get: GET /api/events/{id}.
 func (h *Handlers) get(c *fiber.Ctx) error {
-	id, err := eventID(c)
-	if err != nil {
-		return err
-	}
-	e, err := h.svc.Get(c.UserContext(), id)
+	e, err := h.event(c)
 	if err != nil {
 		return err
 	}
 	return h.sendEvent(c, fiber.StatusOK, e, "")
+}
+
+// event reads the event of the path's {id}.
+func (h *Handlers) event(c *fiber.Ctx) (models.Event, error) {
+	id, err := eventID(c)
+	if err != nil {
+		return models.Event{}, err
+	}
+	return h.svc.Get(c.UserContext(), id)
 }
 
 // patch: PATCH /api/events/{id}.

@@ -157,14 +157,11 @@ func findTab(name string) (tab, bool) {
 
 // detailPage: GET /events/{id}.
 func (h *Handlers) detailPage(c *fiber.Ctx) error {
-	id, err := eventID(c)
+	e, err := h.event(c)
 	if err != nil {
 		return err
 	}
-	e, err := h.svc.Get(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
+	id := e.ID
 	q, err := models.ParseListQuery(models.ListHistory, url.Values{}, h.svc.Location())
 	if err != nil {
 		return err
