@@ -22,6 +22,9 @@ type Config struct {
 	NotesURL       string         // EVENTS_NOTES_URL, the sidebar's Notes entry
 	TrustedProxies []string       // EVENTS_TRUSTED_PROXIES
 	RequestTimeout time.Duration  // EVENTS_REQUEST_TIMEOUT
+	// Auth is EVENTS_PASSWORD_HASH, EVENTS_API_TOKENS, EVENTS_SESSION_KEY
+	// and EVENTS_AUTH.
+	Auth *Auth
 }
 
 // ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
@@ -72,10 +75,38 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		errs = append(errs, errors.New("DATABASE_URL must be a postgres:// URL"))
 	}
+	authMode := strings.ToLower(get("EVENTS_AUTH", "on"))
+	if authMode != "on" && authMode != "off" {
+		errs = append(errs, fmt.Errorf("EVENTS_AUTH must be on or off, not %q", getenv("EVENTS_AUTH")))
+	}
+	auth, err := NewAuth(get("EVENTS_PASSWORD_HASH", ""), strings.Split(get("EVENTS_API_TOKENS", ""), ","), get("EVENTS_SESSION_KEY", ""), authMode == "off")
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.Auth = auth
 	if net.ParseIP(strings.Trim(c.Host, "[]")) == nil && c.Host != "localhost" {
 		errs = append(errs, fmt.Errorf("HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0, not %q", c.Host))
 	}
 	return c, errors.Join(errs...)
+}
+
+// CheckExposure refuses to serve a non-loopback address without
+// authentication, unless it was turned off on purpose (EVENTS_AUTH=off, for
+// an edge that authenticates).
+func (c Config) CheckExposure() error {
+	if c.Auth.Enabled() || c.Auth.Off() || c.Loopback() {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s without authentication: set EVENTS_PASSWORD_HASH and EVENTS_SESSION_KEY, or EVENTS_API_TOKENS, or EVENTS_AUTH=off when the proxy in front authenticates", c.Host)
+}
+
+// Loopback reports whether the listen address is reachable from this machine only.
+func (c Config) Loopback() bool {
+	if c.Host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(c.Host, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // Addr is the address to listen on.

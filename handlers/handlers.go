@@ -29,7 +29,8 @@ const BodyLimit = 256 << 10
 type Options struct {
 	RequestTimeout time.Duration
 	TrustedProxies []string
-	NotesURL       string // the sidebar's Notes entry; default /notes
+	NotesURL       string    // the sidebar's Notes entry; default /notes
+	Auth           *app.Auth // nil or not Enabled: no authentication
 	Logger         *slog.Logger
 }
 
@@ -86,6 +87,12 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
+	f.Use("/login", h.loginLimit())
+	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
+
+	// Everything below needs the owner, when authentication is on.
+	f.Use(h.authenticate)
+	route(f, "/logout", map[string]fiber.Handler{"POST": h.logout})
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})

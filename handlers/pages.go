@@ -143,7 +143,7 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if fragment(c) {
 		return c.Render("partials/tabbed", view)
 	}
-	return c.Render("pages/events", eventsPage{chrome: h.chrome(current.Label), Tabbed: view})
+	return c.Render("pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
 }
 
 func findTab(name string) (tab, bool) {
@@ -175,7 +175,7 @@ func (h *Handlers) detailPage(c *fiber.Ctx) error {
 		title = "Untitled " + kindNames[e.Kind]
 	}
 	return c.Render("pages/detail", detailPage{
-		chrome:  h.chrome(title),
+		chrome:  h.chrome(c, title),
 		Detail:  h.detail(e, nil, nil, "", ""),
 		History: historyView{ID: id, Items: history.Items, Loc: h.svc.Location()},
 	})
@@ -197,7 +197,7 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 			return models.BadRequest("kind", "must be task, calendar_event or activity_log")
 		}
 	}
-	page := newPage{chrome: h.chrome("New event"), Kinds: kindChoices(kind)}
+	page := newPage{chrome: h.chrome(c, "New event"), Kinds: kindChoices(kind)}
 	if kind != "" {
 		form := newForm(kind, nil, nil, h.svc.Location())
 		page.Form = &form

@@ -196,7 +196,7 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		return c.Render("partials/problem", p)
 	}
 	if wantsPage(c) {
-		return c.Render("pages/error", errorPage{chrome: h.chrome(p.Title), Problem: p})
+		return c.Render("pages/error", errorPage{chrome: h.chrome(c, p.Title), Problem: p})
 	}
 	body, merr := c.App().Config().JSONEncoder(p)
 	if merr != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/template/html/v2"
 
 	"events/models"
@@ -24,7 +25,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 	now := time.Now().UTC()
 	sample := rowView{Event: models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf}
 	sample.Ops = models.Available(&sample.Event)
-	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes"}
+	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
 	tabbed := newTabbed(tabs[0], []rowView{sample}, "/api/events/today?cursor=x")
 	detail := newDetail(sample.Event, loc, nil, nil, "")
@@ -41,6 +42,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		"pages/detail":        detailPage{chrome: page, Detail: detail, History: history},
 		"pages/new":           newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
 		"pages/error":         errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
+		"pages/login":         loginPage{chrome: page, Next: "/events", Message: "m"},
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)
@@ -54,10 +56,16 @@ type chrome struct {
 	Title    string
 	Zone     string // the page's time zone, in which times are shown and read
 	NotesURL string // the sidebar's Notes entry
+	CSRF     string // the session's CSRF token, which app.js sends with every change
+	LoggedIn bool   // a browser session: the sidebar offers to log out
 }
 
-func (h *Handlers) chrome(title string) chrome {
-	return chrome{Title: title, Zone: h.svc.Location().String(), NotesURL: h.opts.NotesURL}
+func (h *Handlers) chrome(c *fiber.Ctx, title string) chrome {
+	ch := chrome{Title: title, Zone: h.svc.Location().String(), NotesURL: h.opts.NotesURL}
+	if s, ok := session(c); ok {
+		ch.CSRF, ch.LoggedIn = h.opts.Auth.CSRF(s), true
+	}
+	return ch
 }
 
 // The targets of a lifecycle button: its own row in a list, or the whole

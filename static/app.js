@@ -38,8 +38,12 @@
 
   function quickInput() { return document.getElementById("quick-title"); }
 
+  // Every request of a logged-in page carries the session's CSRF token.
+  var csrf = document.querySelector('meta[name="csrf-token"]');
+
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, source = ctx.sourceElement;
+    if (csrf) ctx.request.headers["X-CSRF-Token"] = csrf.content;
     if (source.id === "quick-record" && !(quickInput().value || "").trim()) {
       evt.preventDefault(); // an empty line records nothing
       return;

@@ -3,27 +3,33 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"events/app"
 	"events/app/pgcluster"
 	"events/handlers"
+
+	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate]
+const usage = `usage: events [serve | migrate | hash-password]
 
-  serve    run the service (the default); without DATABASE_URL it runs its
-           own PostgreSQL in EVENTS_DATA_DIR
-  migrate  apply the database migrations and exit
+  serve          run the service (the default); without DATABASE_URL it runs
+                 its own PostgreSQL in EVENTS_DATA_DIR
+  migrate        apply the database migrations and exit
+  hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
 
 Configuration is read from the environment; see the README.`
 
@@ -43,6 +49,8 @@ func main() {
 		err = serve(logger)
 	case "migrate":
 		err = migrateOnly(logger)
+	case "hash-password":
+		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return
@@ -114,6 +122,9 @@ func serve(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if err := cfg.CheckExposure(); err != nil {
+		return err
+	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
@@ -126,6 +137,7 @@ func serve(logger *slog.Logger) error {
 		RequestTimeout: cfg.RequestTimeout,
 		TrustedProxies: cfg.TrustedProxies,
 		NotesURL:       cfg.NotesURL,
+		Auth:           cfg.Auth,
 		Logger:         logger,
 	})
 	if err != nil {
@@ -137,7 +149,7 @@ func serve(logger *slog.Logger) error {
 	}
 	served := make(chan error, 1)
 	go func() { served <- web.Listener(ln) }()
-	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String())
+	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
 
 	select {
 	case err := <-served:
@@ -149,5 +161,54 @@ func serve(logger *slog.Logger) error {
 	if err := web.ShutdownWithTimeout(15 * time.Second); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		logger.Error("shutdown", "error", err)
 	}
+	return nil
+}
+
+// authMode names how requests authenticate, for the start-up line.
+func authMode(a *app.Auth) string {
+	switch {
+	case a.Off():
+		return "off (EVENTS_AUTH=off)"
+	case !a.Enabled():
+		return "none (loopback only)"
+	case a.HasPassword():
+		return "password and tokens"
+	}
+	return "API tokens only"
+}
+
+// hashPassword reads a password (without echo from a terminal, else the
+// first line of stdin) and prints its hash.
+func hashPassword(stdin *os.File, stdout, stderr io.Writer) error {
+	var password string
+	if term.IsTerminal(int(stdin.Fd())) {
+		fmt.Fprint(stderr, "Password: ")
+		b, err := term.ReadPassword(int(stdin.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stderr, "Again: ")
+		again, err := term.ReadPassword(int(stdin.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return err
+		}
+		if string(again) != string(b) {
+			return errors.New("the two passwords differ")
+		}
+		password = string(b)
+	} else {
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	hash, err := app.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, hash)
 	return nil
 }

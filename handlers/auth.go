@@ -1,0 +1,196 @@
+package handlers
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/limiter"
+
+	"events/app"
+	"events/models"
+)
+
+// Access: with authentication on, every page and every /api route needs
+// the owner's browser session (from /login) or an API bearer token;
+// /healthz, /readyz, /login and /static do not. A request made with a
+// session cookie that changes anything carries the session's CSRF token
+// (X-CSRF-Token, which app.js sends, or the _csrf form field).
+
+const (
+	sessionCookie = "events_session"
+	csrfHeader    = "X-CSRF-Token"
+	sessionKey    = "session" // c.Locals key of the request's app.Session
+)
+
+// LoginAttempts is how many failed logins one client address may make in
+// LoginWindow before it is answered 429.
+const (
+	LoginAttempts = 5
+	LoginWindow   = time.Minute
+)
+
+func (h *Handlers) authOn() bool { return h.opts.Auth != nil && h.opts.Auth.Enabled() }
+
+// authenticate lets a request through with a valid bearer token or
+// session, and turns every other away: API clients with 401, pages to the
+// login page, htmx with 401 and HX-Redirect.
+func (h *Handlers) authenticate(c *fiber.Ctx) error {
+	if !h.authOn() {
+		return c.Next()
+	}
+	a := h.opts.Auth
+	if authz := c.Get(fiber.HeaderAuthorization); authz != "" {
+		token, bearer := strings.CutPrefix(authz, "Bearer ")
+		if bearer && a.CheckToken(strings.TrimSpace(token)) {
+			return c.Next()
+		}
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="events", error="invalid_token"`)
+		return fiber.NewError(fiber.StatusUnauthorized, "The bearer token is not valid.")
+	}
+	if s, refresh, ok := a.Decode(c.Cookies(sessionCookie), time.Now()); ok {
+		if unsafeMethod(c.Method()) && !a.CheckCSRF(s, csrfToken(c)) {
+			return fiber.NewError(fiber.StatusForbidden, "The request lacks the page's CSRF token; reload the page and try again.")
+		}
+		if refresh {
+			h.setSession(c, s)
+		}
+		c.Locals(sessionKey, s)
+		return c.Next()
+	}
+	return h.loginRequired(c)
+}
+
+// loginRequired answers a request without credentials.
+func (h *Handlers) loginRequired(c *fiber.Ctx) error {
+	a := h.opts.Auth
+	if !a.HasPassword() && !strings.HasPrefix(c.Path(), "/api/") {
+		return fiber.NewError(fiber.StatusUnauthorized, "These pages need a password: set EVENTS_PASSWORD_HASH (made by `events hash-password`) and EVENTS_SESSION_KEY. API tokens open the API only.")
+	}
+	if c.Get("HX-Request") == "true" {
+		// never the login page swapped into a row: the whole page goes there
+		c.Set("HX-Redirect", "/login?next="+url.QueryEscape(returnTo(c.Get("HX-Current-URL"))))
+		return fiber.NewError(fiber.StatusUnauthorized, "Your session has ended; log in again.")
+	}
+	if strings.HasPrefix(c.Path(), "/api/") {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="events"`)
+		return fiber.NewError(fiber.StatusUnauthorized, "Authenticate with an API token (Authorization: Bearer …) or log in.")
+	}
+	return c.Redirect("/login?next="+url.QueryEscape(returnTo(c.OriginalURL())), fiber.StatusSeeOther)
+}
+
+// returnTo is where a login sends the browser back: a path of this site,
+// else /events.
+func returnTo(target string) string {
+	if u, err := url.Parse(target); err == nil && target != "" {
+		target = u.RequestURI()
+	}
+	if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "/\\") ||
+		strings.HasPrefix(target, "/login") || strings.HasPrefix(target, "/api/") {
+		return "/events"
+	}
+	return target
+}
+
+func unsafeMethod(m string) bool {
+	return m != fiber.MethodGet && m != fiber.MethodHead && m != fiber.MethodOptions
+}
+
+// csrfToken is the CSRF token a request carries: the header htmx sends, or
+// the field of a plain form.
+func csrfToken(c *fiber.Ctx) string {
+	if t := c.Get(csrfHeader); t != "" {
+		return t
+	}
+	if mediaType(c) == fiber.MIMEApplicationForm {
+		return c.FormValue(models.CSRFField)
+	}
+	return ""
+}
+
+func (h *Handlers) setSession(c *fiber.Ctx, s app.Session) {
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: h.opts.Auth.Encode(s), Path: "/",
+		Expires: s.Expires(), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+		Secure: c.Protocol() == "https",
+	})
+}
+
+// session is the request's browser session, if it has one.
+func session(c *fiber.Ctx) (app.Session, bool) {
+	s, ok := c.Locals(sessionKey).(app.Session)
+	return s, ok
+}
+
+type loginPage struct {
+	chrome
+	Next    string
+	Message string
+}
+
+// loginPage: GET /login.
+func (h *Handlers) loginPage(c *fiber.Ctx) error {
+	next := returnTo(c.Query("next"))
+	if !h.authOn() {
+		return c.Redirect(next, fiber.StatusSeeOther)
+	}
+	if !h.opts.Auth.HasPassword() {
+		return h.loginRequired(c)
+	}
+	if _, _, ok := h.opts.Auth.Decode(c.Cookies(sessionCookie), time.Now()); ok {
+		return c.Redirect(next, fiber.StatusSeeOther)
+	}
+	return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next})
+}
+
+// login: POST /login with the password. A failure says only that it
+// failed, and is logged with the client's address.
+func (h *Handlers) login(c *fiber.Ctx) error {
+	if !h.authOn() || !h.opts.Auth.HasPassword() {
+		return h.loginPage(c)
+	}
+	next := returnTo(c.FormValue("next"))
+	if !h.opts.Auth.CheckPassword(c.FormValue("password")) {
+		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
+		c.Status(fiber.StatusUnauthorized)
+		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
+	}
+	s, err := h.opts.Auth.NewSession(time.Now())
+	if err != nil {
+		return err
+	}
+	h.setSession(c, s)
+	h.log.Info("login", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
+	return c.Redirect(next, fiber.StatusSeeOther)
+}
+
+// logout: POST /logout ends the browser's session.
+func (h *Handlers) logout(c *fiber.Ctx) error {
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
+		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https",
+	})
+	return c.Redirect("/login", fiber.StatusSeeOther)
+}
+
+// loginLimit turns away a client address after LoginAttempts failed logins
+// in LoginWindow; successful ones do not count.
+func (h *Handlers) loginLimit() fiber.Handler {
+	limit := limiter.New(limiter.Config{
+		Max:                    LoginAttempts,
+		Expiration:             LoginWindow,
+		KeyGenerator:           clientIP,
+		SkipSuccessfulRequests: true,
+		LimitReached: func(c *fiber.Ctx) error {
+			h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
+			return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
+		},
+	})
+	return func(c *fiber.Ctx) error {
+		if c.Method() != fiber.MethodPost {
+			return c.Next()
+		}
+		return limit(c)
+	}
+}
