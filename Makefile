@@ -3,6 +3,7 @@
 GO       ?= go
 BIN      := bin/events
 FUZZTIME ?= 5s
+EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
 .PHONY: run edge build test vet fuzz postgres-binaries clean
 
@@ -18,11 +19,14 @@ edge: build postgres-binaries
 build:
 	$(GO) build -o $(BIN) ./cmd/events
 
-## test: vet, every test against a real PostgreSQL (with the race detector), then a short fuzz run
+## test: vet, every test against a real PostgreSQL (with the race detector; the browser tests
+## drive the installed Chromium and write screenshots to EVENTS_SCREENSHOTS), then a short fuzz run
 test: postgres-binaries
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	EVENTS_SCREENSHOTS="$(EVENTS_SCREENSHOTS)" $(GO) test -race -count=1 ./... \
+		|| { echo "screenshots of the pages: $(EVENTS_SCREENSHOTS)"; exit 1; }
 	$(MAKE) --no-print-directory fuzz
+	@echo "screenshots of the pages: $(EVENTS_SCREENSHOTS)"
 
 ## fuzz: run each fuzz target briefly beyond its seed corpus (FUZZTIME=5s)
 fuzz:

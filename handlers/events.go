@@ -6,34 +6,45 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"events/app"
 	"events/models"
 )
 
-// create: POST /api/events.
+// create: POST /api/events. Created from the new-event page, the answer
+// sends the browser to the new event's page.
 func (h *Handlers) create(c *fiber.Ctx) error {
 	in, err := h.decode(c, models.CreateFields)
 	if err != nil {
-		return err
+		return h.refused(c, 0, err)
 	}
 	e, err := h.svc.Create(c.UserContext(), in, actor(c))
 	if err != nil {
-		return err
+		return h.refused(c, 0, err)
 	}
-	c.Location("/api/events/" + strconv.FormatInt(e.ID, 10))
+	c.Location("/api/events/" + itoa(e.ID))
+	if fragment(c) && targetOf(c) == toNewForm {
+		c.Set("HX-Redirect", "/events/"+itoa(e.ID))
+		return c.SendStatus(fiber.StatusCreated)
+	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "")
 }
 
 // get: GET /api/events/{id}.
 func (h *Handlers) get(c *fiber.Ctx) error {
-	id, err := eventID(c)
-	if err != nil {
-		return err
-	}
-	e, err := h.svc.Get(c.UserContext(), id)
+	e, err := h.event(c)
 	if err != nil {
 		return err
 	}
 	return h.sendEvent(c, fiber.StatusOK, e, "")
+}
+
+// event reads the event of the path's {id}.
+func (h *Handlers) event(c *fiber.Ctx) (models.Event, error) {
+	id, err := eventID(c)
+	if err != nil {
+		return models.Event{}, err
+	}
+	return h.svc.Get(c.UserContext(), id)
 }
 
 // patch: PATCH /api/events/{id}.
@@ -45,9 +56,10 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 	in, inErr := h.decode(c, models.PatchFields)
 	e, err := h.svc.Patch(c.UserContext(), id, in, inErr, actor(c))
 	if err != nil {
-		return err
+		return h.refused(c, id, err)
 	}
-	return h.sendEvent(c, fiber.StatusOK, e, "")
+	changed(c)
+	return h.sendEvent(c, fiber.StatusOK, e, "Saved.")
 }
 
 // operate: POST /api/events/{id}/{complete|cancel|defer|reactivate}.
@@ -64,62 +76,46 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 		in, inErr := h.decode(c, set)
 		e, err := h.svc.Operate(c.UserContext(), id, op, in, inErr, actor(c))
 		if err != nil {
-			return err
+			return h.refused(c, id, err)
 		}
+		changed(c)
 		return h.sendEvent(c, fiber.StatusOK, e, "")
 	}
 }
 
-// list: GET /api/events.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	q, err := h.query(c, models.ListEvents)
-	if err != nil {
-		return err
+// listing serves one listing of the API: GET /api/events, /today, /inbox
+// and /activity.
+func (h *Handlers) listing(l models.Listing) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		q, err := queryValues(c)
+		if err != nil {
+			return err
+		}
+		page, err := h.load(c, l, q)
+		if err != nil {
+			return err
+		}
+		return h.sendList(c, page, more(c.Path(), q, page.NextCursor))
 	}
-	page, err := h.svc.List(c.UserContext(), q)
-	if err != nil {
-		return err
-	}
-	return h.sendList(c, page)
 }
 
-// today: GET /api/events/today.
-func (h *Handlers) today(c *fiber.Ctx) error {
-	q, err := h.query(c, models.ListToday)
+// load runs a listing with the query q: the one path of the API's
+// listings and of the tabs of /events.
+func (h *Handlers) load(c *fiber.Ctx, l models.Listing, q url.Values) (app.Page[models.Event], error) {
+	lq, err := models.ParseListQuery(l, q, h.svc.Location())
 	if err != nil {
-		return err
+		return app.Page[models.Event]{}, err
 	}
-	page, err := h.svc.Today(c.UserContext(), q)
-	if err != nil {
-		return err
+	ctx := c.UserContext()
+	switch l {
+	case models.ListToday:
+		return h.svc.Today(ctx, lq)
+	case models.ListInbox:
+		return h.svc.Inbox(ctx, lq)
+	case models.ListActivity:
+		return h.svc.Activity(ctx, lq)
 	}
-	return h.sendList(c, page)
-}
-
-// inbox: GET /api/events/inbox.
-func (h *Handlers) inbox(c *fiber.Ctx) error {
-	q, err := h.query(c, models.ListInbox)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Inbox(c.UserContext(), q)
-	if err != nil {
-		return err
-	}
-	return h.sendList(c, page)
-}
-
-// activity: GET /api/events/activity.
-func (h *Handlers) activity(c *fiber.Ctx) error {
-	q, err := h.query(c, models.ListActivity)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Activity(c.UserContext(), q)
-	if err != nil {
-		return err
-	}
-	return h.sendList(c, page)
+	return h.svc.List(ctx, lq)
 }
 
 // history: GET /api/events/{id}/history.
@@ -141,7 +137,7 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	}
 	c.Vary("HX-Request")
 	if fragment(c) {
-		return c.Render("partials/history", historyView{Items: page.Items, Loc: h.svc.Location()})
+		return c.Render("partials/history", historyView{ID: id, Items: page.Items, Loc: h.svc.Location()})
 	}
 	return c.JSON(page)
 }
@@ -158,9 +154,9 @@ func eventID(c *fiber.Ctx) (int64, error) {
 
 // query parses the query string of a listing.
 func (h *Handlers) query(c *fiber.Ctx, l models.Listing) (models.ListQuery, error) {
-	q, err := url.ParseQuery(string(c.Request().URI().QueryString()))
+	q, err := queryValues(c)
 	if err != nil {
-		return models.ListQuery{}, models.BadRequest("", "the query string does not parse: %s", err)
+		return models.ListQuery{}, err
 	}
 	return models.ParseListQuery(l, q, h.svc.Location())
 }

@@ -30,6 +30,7 @@ const BodyLimit = 256 << 10
 type Options struct {
 	RequestTimeout time.Duration
 	TrustedProxies []string
+	NotesURL       string // the sidebar's Notes entry; default /notes
 	Logger         *slog.Logger
 }
 
@@ -44,6 +45,9 @@ type Handlers struct {
 func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.NotesURL == "" {
+		opts.NotesURL = "/notes"
 	}
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = 10 * time.Second
@@ -82,11 +86,16 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/readyz", h.readyz)
 	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
+	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
+	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
+	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
+	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
+
 	api := f.Group("/api/events")
-	route(api, "", map[string]fiber.Handler{"GET": h.list, "POST": h.create})
-	route(api, "/today", map[string]fiber.Handler{"GET": h.today})
-	route(api, "/inbox", map[string]fiber.Handler{"GET": h.inbox})
-	route(api, "/activity", map[string]fiber.Handler{"GET": h.activity})
+	route(api, "", map[string]fiber.Handler{"GET": h.listing(models.ListEvents), "POST": h.create})
+	route(api, "/today", map[string]fiber.Handler{"GET": h.listing(models.ListToday)})
+	route(api, "/inbox", map[string]fiber.Handler{"GET": h.listing(models.ListInbox)})
+	route(api, "/activity", map[string]fiber.Handler{"GET": h.listing(models.ListActivity)})
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {

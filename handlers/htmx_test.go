@@ -22,11 +22,12 @@ func rowID(t *testing.T, body string) int64 {
 	return id
 }
 
-// buttons lists the lifecycle buttons of a fragment, in order.
+// buttons lists the lifecycle controls of a fragment, in order: the
+// buttons, and the defer menu as "defer".
 func buttons(body string) []string {
 	var out []string
-	for _, m := range regexp.MustCompile(`<button\b[^>]*\bhx-post="/api/events/\d+/(\w+)"`).FindAllStringSubmatch(body, -1) {
-		out = append(out, m[1])
+	for _, m := range regexp.MustCompile(`<button\b[^>]*\bdata-op="(\w+)"|<details class="(defer)"`).FindAllStringSubmatch(body, -1) {
+		out = append(out, m[1]+m[2])
 	}
 	return out
 }
@@ -123,13 +124,25 @@ func TestFragmentsOfErrors(t *testing.T) {
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
 	log := s.create(`{"kind":"activity_log","title":"l"}`)
+	// A refused lifecycle operation answers the row as it is now, with the
+	// reason, for the page to swap in place of the stale one.
+	for _, tt := range []struct {
+		name, target, ctype, body, status, reason string
+		code                                      int
+	}{
+		{"409", path(e.ID, "complete"), "", "", "done", "A done event cannot be completed", 409},
+		{"422 kind", path(log.ID, "defer"), formType, "defer_until=2026-12-01T09:00", "done", "an activity_log cannot be deferred", 422},
+	} {
+		body := s.do("POST", tt.target, tt.ctype, tt.body, hx...).html(t, tt.code)
+		if !strings.Contains(body, `data-status="`+tt.status+`"`) || !strings.Contains(body, `class="message"`) || !strings.Contains(body, tt.reason) {
+			t.Errorf("%s: fragment = %s, want the current row (%s) with a message saying %q", tt.name, body, tt.status, tt.reason)
+		}
+	}
 	tests := []struct {
 		name, method, target, ctype, body string
 		status                            int
 		fields                            []string
 	}{
-		{"409", "POST", path(e.ID, "complete"), "", "", 409, nil},
-		{"422 kind", "POST", path(log.ID, "defer"), formType, "defer_until=2026-12-01T09:00", 422, []string{"kind"}},
 		{"422 unknown field", "POST", "/api/events", formType, "kind=task&title=x&colour=red", 422, []string{"colour"}},
 		{"422 missing start", "POST", "/api/events", formType, "kind=calendar_event&title=x", 422, []string{"start_at"}},
 		{"404", "GET", "/api/events/999999", "", "", 404, nil},

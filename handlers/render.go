@@ -69,25 +69,26 @@ func fragment(c *fiber.Ctx) bool {
 		c.Get("HX-Request-Type") != "full"
 }
 
-// sendEvent answers one event: JSON, or its row fragment for htmx.
-func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, message string) error {
+// sendEvent answers one event: JSON, or for htmx the part of the page that
+// asked: its row, or the detail section (saved says what a save did).
+func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved string) error {
 	c.Vary("HX-Request")
 	c.Status(status)
 	if fragment(c) {
-		return c.Render("partials/event_row", h.row(e, message))
+		if targetOf(c) == toDetail {
+			return c.Render("partials/detail", h.detail(e, nil, nil, saved, ""))
+		}
+		return c.Render("partials/event_row", h.row(e, ""))
 	}
 	return c.JSON(e)
 }
 
-// sendList answers a page of events: JSON, or its rows for htmx.
-func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event]) error {
+// sendList answers a page of events: JSON, or for htmx its rows and a
+// button that fetches the next page from more.
+func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
 	c.Vary("HX-Request")
 	if fragment(c) {
-		rows := make([]rowView, len(page.Items))
-		for i, e := range page.Items {
-			rows[i] = h.row(e, "")
-		}
-		return c.Render("partials/event_rows", rows)
+		return c.Render("partials/event_rows", listView{Rows: h.rows(page.Items), More: more})
 	}
 	return c.JSON(page)
 }
@@ -187,7 +188,15 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	c.Status(p.Status)
 	c.Vary("HX-Request") // the JSON and the fragment of an error differ too
 	if fragment(c) {
+		if p.Status >= 500 {
+			// the part of the page that asked stays as it was; the page says what failed
+			c.Set("HX-Retarget", "#flash")
+			c.Set("HX-Reswap", "innerHTML")
+		}
 		return c.Render("partials/problem", p)
+	}
+	if wantsPage(c) {
+		return c.Render("pages/error", errorPage{chrome: h.chrome(p.Title), Problem: p})
 	}
 	body, merr := c.App().Config().JSONEncoder(p)
 	if merr != nil {

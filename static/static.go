@@ -5,5 +5,5 @@ import "embed"
 
 // FS holds the files of this folder.
 //
-//go:embed *.css
+//go:embed *.css *.js *.svg *.txt
 var FS embed.FS

@@ -188,6 +188,7 @@ func serve(logger *slog.Logger) error {
 	web, err := handlers.New(svc, handlers.Options{
 		RequestTimeout: cfg.RequestTimeout,
 		TrustedProxies: cfg.TrustedProxies,
+		NotesURL:       cfg.NotesURL,
 		Logger:         logger,
 	})
 	if err != nil {

@@ -1,0 +1,631 @@
+package main
+
+// The harness of the real-browser tests (browser_test.go): it finds the
+// installed Chromium, starts it once for TestBrowser, opens one tab per
+// subtest against its own `events serve` on its own database, collects the
+// console errors and the requests of the tab, seeds data through the JSON
+// API, injects axe-core and writes screenshots. Nothing here downloads a
+// browser.
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"events/app/dbtest"
+)
+
+// zone is the page's time zone (EVENTS_TIMEZONE) in these tests. The
+// browser itself runs in browserZone, another zone, so a page that reads
+// or resolves times in the browser's zone instead of its own is caught.
+const (
+	zone        = "Asia/Seoul"
+	browserZone = "America/New_York"
+)
+
+// waitTimeout bounds every wait for the page; it is generous on purpose:
+// a wait ends as soon as its condition holds, so only a failure waits this
+// long.
+const waitTimeout = 15 * time.Second
+
+//go:embed testdata/axe/axe.min.js
+var axeSource string
+
+// findBrowser returns the installed Chromium (or Chrome), or "" when there
+// is none.
+func findBrowser() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	return ""
+}
+
+// needBrowser skips loudly without a browser, and fails in CI.
+func needBrowser(t *testing.T) string {
+	t.Helper()
+	exe := findBrowser()
+	if exe == "" {
+		msg := "no Chromium found (looked for chromium, chromium-browser, google-chrome on PATH and /usr/bin/chromium): install the chromium package to run the browser tests"
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI: %s", msg)
+		}
+		t.Skipf("SKIPPED LOUDLY: %s", msg)
+	}
+	return exe
+}
+
+// browser is one headless Chromium shared by the subtests of TestBrowser.
+type browser struct {
+	ctx context.Context // the browser's first tab; new tabs derive from it
+}
+
+// startBrowser starts Chromium for t and its subtests; it stops in t.Cleanup.
+func startBrowser(t *testing.T, exe string) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("lang", "en-US"),
+		// chromedp removes its temporary user data folder when the browser stops.
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	startCtx, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	// The first Run starts the browser; its context must not carry a
+	// deadline (that would end the browser), so wait for it on the side.
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(ctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("starting %s: %v", exe, err)
+		}
+	case <-startCtx.Done():
+		t.Fatalf("%s did not start within a minute", exe)
+	}
+	return &browser{ctx: ctx}
+}
+
+// startWeb starts the real binary on a fresh migrated database for t.
+func startWeb(t *testing.T, env ...string) *server {
+	t.Helper()
+	return start(t, append([]string{
+		"DATABASE_URL=" + dbtest.NewURL(t),
+		"HOST=127.0.0.1",
+		"EVENTS_TIMEZONE=" + zone,
+	}, env...)...)
+}
+
+// tab is one browser tab of a subtest, on one server.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+
+	mu       sync.Mutex
+	problems []string       // console errors, exceptions, unexpected failed loads
+	allowed  map[int]bool   // HTTP statuses the test provokes on purpose
+	requests []string       // "METHOD path?query" of each request, in order
+	statuses map[string]int // request id -> status, for the failed-load log entries
+	// favicon404: the browser's own /favicon.ico request failed (a
+	// console error on each page load).
+	favicon404 bool
+	// offline: the test stops the server on purpose, so failed loads and
+	// the error logs about them are expected (exceptions still count).
+	offline bool
+}
+
+// newTab opens a tab on base for t; the tab closes in t.Cleanup, which
+// first fails the test on any console error or uncaught exception.
+func (b *browser) newTab(t *testing.T, base string) *tab {
+	t.Helper()
+	// Its own browser context (like a private window): no shared cookies
+	// or cache, and closing it closes its connections to the server, which
+	// then stops at once.
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	p := &tab{t: t, ctx: ctx, base: base, allowed: map[int]bool{}, statuses: map[string]int{}}
+	t.Cleanup(func() {
+		p.checkConsole()
+		cancel()
+	})
+	if err := chromedp.Listen(ctx, p.onEvent); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	p.do("set the browser's zone and focus emulation", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: browserZone}); err != nil {
+			return err
+		}
+		// Parallel tabs are all "focused", so focus checks mean something.
+		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	}), chromedp.EmulateViewport(1280, 900))
+	return p
+}
+
+// onEvent runs on the tab's reading goroutine: it only records.
+func (p *tab) onEvent(ev any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d := e.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg += " " + d.Exception.Description
+		}
+		p.problems = append(p.problems, fmt.Sprintf("uncaught exception: %s (%s:%d)", msg, d.URL, d.LineNumber+1))
+	case *runtime.EventConsoleAPICalled:
+		if (e.Type == runtime.ConsoleAPICalledTypeError && !p.offline) || e.Type == runtime.ConsoleAPICalledTypeAssert {
+			var parts []string
+			for _, a := range e.Args {
+				switch {
+				case len(a.Value) > 0:
+					parts = append(parts, string(a.Value))
+				case a.Description != "":
+					parts = append(parts, a.Description)
+				}
+			}
+			p.problems = append(p.problems, "console."+string(e.Type)+": "+strings.Join(parts, " "))
+		}
+	case *log.EventEntryAdded:
+		en := e.Entry
+		if en.Level != log.EntryLevelError {
+			return
+		}
+		if en.Source == log.EntrySourceNetwork && strings.HasSuffix(en.URL, "/favicon.ico") {
+			p.favicon404 = true // reported once, by the Accessibility subtest
+			return
+		}
+		if en.Source == log.EntrySourceNetwork {
+			if p.offline {
+				return
+			}
+			if st, ok := p.statuses[string(en.NetworkRequestID)]; ok && p.allowed[st] {
+				return // a status the test provokes on purpose
+			}
+		}
+		p.problems = append(p.problems, fmt.Sprintf("browser log (%s): %s %s", en.Source, en.Text, en.URL))
+	case *network.EventRequestWillBeSent:
+		u, err := url.Parse(e.Request.URL)
+		if err != nil || !strings.HasPrefix(e.Request.URL, p.base) {
+			p.requests = append(p.requests, e.Request.Method+" "+e.Request.URL)
+			return
+		}
+		p.requests = append(p.requests, e.Request.Method+" "+u.RequestURI())
+	case *network.EventResponseReceived:
+		p.statuses[string(e.RequestID)] = int(e.Response.Status)
+	}
+}
+
+// allow accepts failed loads with these statuses, which the test provokes.
+func (p *tab) allow(statuses ...int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range statuses {
+		p.allowed[s] = true
+	}
+}
+
+func (p *tab) checkConsole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.problems) > 0 {
+		p.t.Errorf("the page wrote %d error(s) to the console:\n  %s", len(p.problems), strings.Join(p.problems, "\n  "))
+	}
+}
+
+// requestsSince returns the requests since mark (a count from requestCount).
+func (p *tab) requestsSince(mark int) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests[mark:]...)
+}
+
+func (p *tab) requestCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.requests)
+}
+
+// do runs actions with a deadline, failing the test with what on error.
+func (p *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, p.snapshot())
+	}
+}
+
+// open navigates to path (relative to the server) and waits for the load.
+func (p *tab) open(path string) {
+	p.t.Helper()
+	p.do("open "+path, chromedp.Navigate(p.base+path))
+}
+
+// click clicks the first element matching sel with the mouse (it waits for
+// the element to be visible).
+func (p *tab) click(sel string) {
+	p.t.Helper()
+	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// keys types into whatever has the focus, without focusing anything first.
+func (p *tab) keys(s string) {
+	p.t.Helper()
+	p.do(fmt.Sprintf("type %q", s), chromedp.KeyEvent(s))
+}
+
+// setValue sets a form field's value as a script would and fires input and
+// change (for values that typing cannot give reliably: datetime-local
+// fields, very long text).
+func (p *tab) setValue(sel, value string) {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		el.value = %s;
+		el.dispatchEvent(new Event('input', {bubbles: true}));
+		el.dispatchEvent(new Event('change', {bubbles: true}));
+		return true;
+	})()`, jsString(sel), jsString(value))
+	if !eval[bool](p, js) {
+		p.t.Fatalf("set the value of %s: no such element\n%s", sel, p.snapshot())
+	}
+}
+
+// eval evaluates js in the page and decodes its value.
+func eval[T any](p *tab, js string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor waits until the expression js is true; what says what the test
+// waits for when it never is. Evaluation errors (a page being replaced)
+// are retried.
+func (p *tab) waitFor(what, js string) {
+	p.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	var last error
+	for {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		last = err
+		if time.Now().After(deadline) {
+			if last != nil {
+				p.t.Fatalf("waited %s for %s (%s); last error: %v\n%s", waitTimeout, what, js, last, p.snapshot())
+			}
+			p.t.Fatalf("waited %s for %s (%s)\n%s", waitTimeout, what, js, p.snapshot())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// snapshot is the address and the main element of the page, for failure
+// messages.
+func (p *tab) snapshot() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + (document.querySelector('main') || document.body || document.documentElement).outerHTML`))
+	if err != nil {
+		return "(no page snapshot: " + err.Error() + ")"
+	}
+	const max = 6000
+	if len(s) > max {
+		s = s[:max] + "\n…(cut)"
+	}
+	return "page now: " + s
+}
+
+// path is the page's path and query.
+func (p *tab) path() string {
+	return eval[string](p, `location.pathname + location.search`)
+}
+
+// markWindow stores a property on the page's window: it survives a
+// fragment swap, not a page load.
+func (p *tab) markWindow() {
+	eval[bool](p, `window.__noReload = true`)
+}
+
+// assertNoReload fails when the page was loaded again since markWindow.
+func (p *tab) assertNoReload(what string) {
+	p.t.Helper()
+	if !eval[bool](p, `window.__noReload === true`) {
+		p.t.Errorf("%s reloaded the whole page; want a fragment swap", what)
+	}
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// axeViolation is what axe-core reports for one rule.
+type axeViolation struct {
+	ID      string `json:"id"`
+	Impact  string `json:"impact"`
+	Help    string `json:"help"`
+	HelpURL string `json:"helpUrl"`
+	Nodes   []struct {
+		Target         []any  `json:"target"`
+		HTML           string `json:"html"`
+		FailureSummary string `json:"failureSummary"`
+	} `json:"nodes"`
+}
+
+// audit injects axe-core into the page and fails on each serious or
+// critical violation.
+func (p *tab) audit(name string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	// Runtime.evaluate runs as the debugger, outside the page's CSP.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](axeSource+"\n;undefined")); err != nil {
+		p.t.Fatalf("%s: injecting axe-core: %v", name, err)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: axe.run: %v", name, err)
+	}
+	var vs []axeViolation
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		p.t.Fatalf("%s: axe's answer: %v", name, err)
+	}
+	var serious, minor []string
+	for _, v := range vs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "[%s] %s: %s (%s)", v.Impact, v.ID, v.Help, v.HelpURL)
+		for _, n := range v.Nodes {
+			fmt.Fprintf(&b, "\n      at %v: %s\n        %s", n.Target, n.HTML, strings.ReplaceAll(n.FailureSummary, "\n", "\n        "))
+		}
+		if v.Impact == "serious" || v.Impact == "critical" {
+			serious = append(serious, b.String())
+		} else {
+			minor = append(minor, b.String())
+		}
+	}
+	if len(minor) > 0 {
+		p.t.Logf("%s: axe-core reports %d minor or moderate violation(s):\n  %s", name, len(minor), strings.Join(minor, "\n  "))
+	}
+	if len(serious) > 0 {
+		p.t.Errorf("%s: axe-core reports %d serious or critical violation(s):\n  %s", name, len(serious), strings.Join(serious, "\n  "))
+	}
+}
+
+// screenshotDir is $EVENTS_SCREENSHOTS, else a folder under the temporary
+// directory.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("EVENTS_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "events-screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// screenshot writes a PNG of the whole page (beyond the viewport) at the
+// given width; mobile emulates a phone (its viewport meta tag counts).
+func (p *tab) screenshot(file string, width int64, mobile bool) {
+	p.t.Helper()
+	var opts []chromedp.EmulateViewportOption
+	if mobile {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)
+	}
+	height := int64(900)
+	if mobile {
+		height = 780
+	}
+	var png []byte
+	p.do("screenshot "+file, chromedp.EmulateViewport(width, height, opts...), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		m, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		w, h := float64(width), float64(height)
+		if m.CSSContentSize != nil {
+			w = math.Max(w, math.Ceil(m.CSSContentSize.Width))
+			h = math.Max(h, math.Ceil(m.CSSContentSize.Height))
+		}
+		r, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:                page.CaptureScreenshotFormatPng,
+			CaptureBeyondViewport: ptr(true),
+			FromSurface:           ptr(true),
+			Clip:                  &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: 1},
+		})
+		if err != nil {
+			return err
+		}
+		png = r.Data
+		return nil
+	}))
+	if len(png) == 0 {
+		p.t.Fatalf("screenshot %s: empty", file)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		// Older protocol versions send base64 text.
+		if dec, err := base64.StdEncoding.DecodeString(string(png)); err == nil {
+			png = dec
+		}
+	}
+	if err := os.WriteFile(filepath.Join(screenshotDir(p.t), file), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	// Back to the desktop viewport for whatever follows.
+	p.do("reset the viewport", chromedp.EmulateViewport(1280, 900))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// ---- the JSON API, to seed and to check ----
+
+type apiEvent struct {
+	ID           int64      `json:"id"`
+	Kind         string     `json:"kind"`
+	Status       string     `json:"status"`
+	Title        string     `json:"title"`
+	Description  string     `json:"description"`
+	DueAt        *time.Time `json:"due_at"`
+	StartAt      *time.Time `json:"start_at"`
+	EndAt        *time.Time `json:"end_at"`
+	AllDay       bool       `json:"all_day"`
+	StartedAt    *time.Time `json:"started_at"`
+	EndedAt      *time.Time `json:"ended_at"`
+	Priority     int        `json:"priority"`
+	ProjectTag   *string    `json:"project_tag"`
+	DeferUntil   *time.Time `json:"defer_until"`
+	CompletedAt  *time.Time `json:"completed_at"`
+	CancelledAt  *time.Time `json:"cancelled_at"`
+	ReactivateTo *string    `json:"reactivate_to"`
+}
+
+type apiHistoryRow struct {
+	ChangeKind   string `json:"change_kind"`
+	Actor        string `json:"actor"`
+	StatusBefore string `json:"status_before"`
+	StatusAfter  string `json:"status_after"`
+}
+
+func apiCall(t *testing.T, method, u string, body any, want int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, u, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %d %s, want %d", method, u, resp.StatusCode, b, want)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, u, err, b)
+		}
+	}
+}
+
+func createEvent(t *testing.T, base string, fields map[string]any) apiEvent {
+	t.Helper()
+	var e apiEvent
+	apiCall(t, "POST", base+"/api/events", fields, 201, &e)
+	return e
+}
+
+func getEvent(t *testing.T, base string, id int64) apiEvent {
+	t.Helper()
+	var e apiEvent
+	apiCall(t, "GET", fmt.Sprintf("%s/api/events/%d", base, id), nil, 200, &e)
+	return e
+}
+
+func operate(t *testing.T, base string, id int64, op string, body any) apiEvent {
+	t.Helper()
+	var e apiEvent
+	apiCall(t, "POST", fmt.Sprintf("%s/api/events/%d/%s", base, id, op), body, 200, &e)
+	return e
+}
+
+func history(t *testing.T, base string, id int64) []string {
+	t.Helper()
+	var page struct {
+		Items []apiHistoryRow `json:"items"`
+	}
+	apiCall(t, "GET", fmt.Sprintf("%s/api/events/%d/history", base, id), nil, 200, &page)
+	var kinds []string
+	for _, r := range page.Items {
+		kinds = append(kinds, r.ChangeKind)
+	}
+	return kinds
+}
+
+func listAll(t *testing.T, base string) []apiEvent {
+	t.Helper()
+	var page struct {
+		Items []apiEvent `json:"items"`
+	}
+	apiCall(t, "GET", base+"/api/events?limit=1000", nil, 200, &page)
+	return page.Items
+}
+
+// seoul is the page's zone.
+func seoul(t *testing.T) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// rfc formats a time for the API.
+func rfc(tm time.Time) string { return tm.Format(time.RFC3339) }
+
+// rowIDs is the ids of the rows in #list, top to bottom.
+func (p *tab) rowIDs() []string {
+	return eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].map(li => li.id)`)
+}

@@ -1,0 +1,349 @@
+package handlers_test
+
+import (
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rowIDs lists the event rows of a page or fragment, in order.
+func rowIDs(body string) []int64 {
+	var out []int64
+	for _, m := range regexp.MustCompile(`<li\b[^>]*\bid="event-(\d+)"`).FindAllStringSubmatch(body, -1) {
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		out = append(out, id)
+	}
+	return out
+}
+
+// fieldNames lists the names of the visible fields of the edit or new form
+// in body, in order.
+func fieldNames(body string) []string {
+	var out []string
+	if m := regexp.MustCompile(`(?s)<form id="(edit|new)-form".*?</form>`).FindString(body); m != "" {
+		body = m
+	}
+	for _, m := range regexp.MustCompile(`<(input|textarea|select)\b([^>]*)>`).FindAllStringSubmatch(body, -1) {
+		if strings.Contains(m[2], `type="hidden"`) {
+			continue
+		}
+		if n := regexp.MustCompile(`\bname="([^"]+)"`).FindStringSubmatch(m[2]); n != nil {
+			out = append(out, n[1])
+		}
+	}
+	return out
+}
+
+// page checks a whole HTML page of the status and returns its body.
+func (a answer) pageHTML(t *testing.T, status int) string {
+	t.Helper()
+	a.want(t, status)
+	if ct := a.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("%s: Content-Type = %q, want text/html", a, ct)
+	}
+	body := string(a.Body)
+	if !strings.HasPrefix(body, "<!doctype html>") || !strings.Contains(body, `<a href="/events" aria-current="page">Events</a>`) {
+		t.Errorf("%s: want a whole page with the sidebar, got:\n%s", a, body)
+	}
+	return body
+}
+
+func TestEventsPageTabs(t *testing.T) {
+	s := newServer(t)                                                                                                                   // now is 12:00 on 2026-11-22 in Seoul
+	today := s.create(`{"kind":"task","title":"Call the bank","due_at":"2026-11-22T01:00:00Z"}`)                                        // 10:00 today
+	inbox := s.create(`{"kind":"task","title":"Sort photos"}`)                                                                          // no date
+	upcoming := s.create(`{"kind":"calendar_event","title":"Dentist","start_at":"2026-11-25T01:00:00Z"}`)                               // in three days
+	activity := s.create(`{"kind":"activity_log","title":"Ran","started_at":"2026-11-21T00:00:00Z","ended_at":"2026-11-21T01:00:00Z"}`) // yesterday
+	s.create(`{"kind":"calendar_event","title":"Far off","start_at":"2026-12-20T01:00:00Z"}`)                                           // beyond 14 days
+
+	for _, tt := range []struct {
+		tab  string
+		want int64
+	}{{"", today.ID}, {"today", today.ID}, {"inbox", inbox.ID}, {"upcoming", upcoming.ID}, {"activity", activity.ID}} {
+		target := "/events"
+		if tt.tab != "" {
+			target += "?tab=" + tt.tab
+		}
+		name := tt.tab
+		if name == "" {
+			name = "today"
+		}
+		body := s.get(target).pageHTML(t, http.StatusOK)
+		if got := rowIDs(body); !slices.Equal(got, []int64{tt.want}) {
+			t.Errorf("%s: rows %v, want [%d]", target, got, tt.want)
+		}
+		if !strings.Contains(body, `id="tab-`+name+`" href="/events?tab=`+name+`" hx-get="/events?tab=`+name+`" aria-controls="panel" aria-selected="true"`) {
+			t.Errorf("%s: the %s tab is not the selected one", target, name)
+		}
+		if strings.Count(body, `aria-selected="true"`) != 1 {
+			t.Errorf("%s: want exactly one selected tab", target)
+		}
+		// A tab click asks for the tab list and the list only.
+		frag := s.get(target, hx...).html(t, http.StatusOK)
+		if !strings.HasPrefix(frag, `<div id="tabbed">`) || !slices.Equal(rowIDs(frag), []int64{tt.want}) {
+			t.Errorf("%s as a fragment = %s", target, frag)
+		}
+	}
+
+	// A plain load of a page carries Vary too: the same address answers both.
+	if a := s.get("/events?tab=inbox"); !varies(a) {
+		t.Errorf("/events: Vary = %q, want HX-Request", a.Header.Values("Vary"))
+	}
+	// A back-button restore gets the whole page.
+	if body := string(s.get("/events?tab=inbox", "HX-Request", "true", "HX-History-Restore-Request", "true").Body); !strings.HasPrefix(body, "<!doctype html>") {
+		t.Errorf("a history restore got a fragment: %s", body)
+	}
+}
+
+func TestEventsPageEmptyTabAndBadQuery(t *testing.T) {
+	s := newServer(t)
+	for _, tab := range []string{"today", "inbox", "upcoming", "activity"} {
+		body := s.get("/events?tab="+tab).pageHTML(t, http.StatusOK)
+		m := regexp.MustCompile(`<li class="empty">([^<]+)</li>`).FindStringSubmatch(body)
+		if m == nil || len(strings.Fields(m[1])) < 4 {
+			t.Errorf("empty %s tab: want a sentence saying so, got %v", tab, m)
+		}
+	}
+	for _, target := range []string{"/events?tab=later", "/events?tab=today&tab=inbox", "/events?sort=title"} {
+		body := s.get(target).pageHTML(t, http.StatusBadRequest)
+		if !strings.Contains(body, "400") || !strings.Contains(body, "tab") {
+			t.Errorf("%s: want a 400 page naming the parameter, got:\n%s", target, body)
+		}
+	}
+}
+
+func TestTabShowsMoreFromTheAPI(t *testing.T) {
+	s := newServer(t)
+	var all []int64
+	for i := 0; i < 101; i++ {
+		all = append(all, s.create(`{"kind":"task","title":"t`+strconv.Itoa(i)+`"}`).ID)
+	}
+	body := s.get("/events?tab=inbox").pageHTML(t, http.StatusOK)
+	if got := rowIDs(body); !slices.Equal(got, all[:100]) {
+		t.Fatalf("first page of the inbox: %d rows, want the first 100", len(got))
+	}
+	m := regexp.MustCompile(`<li class="more"><button type="button" hx-get="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("inbox of 101 tasks: no Show more button")
+	}
+	more := html.UnescapeString(m[1])
+	if !strings.HasPrefix(more, "/api/events/inbox?cursor=") {
+		t.Errorf("Show more fetches %q, want the API's inbox listing", more)
+	}
+	frag := s.get(more, hx...).html(t, http.StatusOK)
+	if got := rowIDs(frag); !slices.Equal(got, all[100:]) || strings.Contains(frag, `class="more"`) {
+		t.Errorf("the next page = %v (more: %v), want [%d] and no more", got, strings.Contains(frag, `class="more"`), all[100])
+	}
+}
+
+func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"<script>alert(1)</script>","description":"\"><img src=x onerror=alert(2)>","project_tag":"<b>x</b>"}`)
+	for _, target := range []string{"/events?tab=inbox", "/events/" + strconv.FormatInt(e.ID, 10)} {
+		body := s.get(target).pageHTML(t, http.StatusOK)
+		for _, raw := range []string{"<script>alert", "<img src=x", "<b>x</b>"} {
+			if strings.Contains(body, raw) {
+				t.Errorf("%s holds %q unescaped", target, raw)
+			}
+		}
+		if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Errorf("%s does not show the title escaped", target)
+		}
+	}
+}
+
+func TestDetailPage(t *testing.T) {
+	s := newServer(t)
+	task := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:00Z","priority":2,"project_tag":"home"}`)
+	s.op(task.ID, "complete", "")
+	body := s.get("/events/"+strconv.FormatInt(task.ID, 10)).pageHTML(t, http.StatusOK)
+	if got := fieldNames(body); !slices.Equal(got, []string{"title", "desc", "due_at", "start_at", "priority", "project_tag"}) {
+		t.Errorf("task edit form fields = %v", got)
+	}
+	for _, want := range []string{
+		`value="2026-11-25T09:00"`, // due_at in the page's zone, at the form's precision
+		`<option value="2" selected>`,
+		`value="home"`,
+		`<dd id="status" class="status status-done">done</dd>`,
+		`data-op="reactivate"`,
+		`<li data-change="create">`, `<li data-change="complete">`,
+		`hx-trigger="event-changed from:body"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("detail page lacks %s", want)
+		}
+	}
+	for kind, want := range map[string][]string{
+		`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T00:00:00Z"}`: {"title", "desc", "start_at", "end_at", "all_day", "priority", "project_tag"},
+		`{"kind":"activity_log","title":"l"}`:                                     {"title", "desc", "started_at", "ended_at", "priority", "project_tag"},
+	} {
+		e := s.create(kind)
+		body := s.get("/events/"+strconv.FormatInt(e.ID, 10)).pageHTML(t, http.StatusOK)
+		if got := fieldNames(body); !slices.Equal(got, want) {
+			t.Errorf("%s edit form fields = %v, want %v", e.Kind, got, want)
+		}
+		if e.Kind == "activity_log" && strings.Contains(body, `data-op=`) {
+			t.Errorf("an activity log's detail has lifecycle buttons")
+		}
+	}
+	for _, target := range []string{"/events/999999", "/events/abc", "/events/01"} {
+		body := s.get(target).pageHTML(t, http.StatusNotFound)
+		if !strings.Contains(body, "404") {
+			t.Errorf("%s: want a 404 page, got:\n%s", target, body)
+		}
+	}
+}
+
+var toDetail = []string{"HX-Request", "true", "HX-Target", "section#detail"}
+
+func TestDetailFormSaves(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:30.5Z"}`)
+	form := url.Values{"title": {"Pay rent"}, "desc": {""}, "due_at": {"2026-11-25T09:00"}, "start_at": {""}, "priority": {"0"}, "project_tag": {""}}
+
+	// The unchanged form: the seconds the form cannot show stay, and no
+	// reschedule is written.
+	a := s.form("PATCH", path(e.ID), form, toDetail...)
+	body := a.html(t, http.StatusOK)
+	if !strings.HasPrefix(body, `<section id="detail"`) || !strings.Contains(body, `class="form-message"`) {
+		t.Errorf("saved detail = %s", body)
+	}
+	if got := a.Header.Get("HX-Trigger"); !strings.Contains(got, "event-changed") {
+		t.Errorf("HX-Trigger = %q, want event-changed for the history", got)
+	}
+	if got := s.get(path(e.ID)).event(t, http.StatusOK); str(got.DueAt) != "2026-11-25T00:00:30.500000Z" {
+		t.Errorf("due_at after an unchanged save = %s", str(got.DueAt))
+	}
+	if kinds := changeKinds(s.history(e.ID)); !slices.Equal(kinds, []string{"create"}) {
+		t.Errorf("history after an unchanged save = %v, want only create", kinds)
+	}
+
+	// A time change is a reschedule.
+	form.Set("due_at", "2026-11-26T09:00")
+	s.form("PATCH", path(e.ID), form, toDetail...).html(t, http.StatusOK)
+	if kinds := changeKinds(s.history(e.ID)); !slices.Equal(kinds, []string{"create", "reschedule"}) {
+		t.Errorf("history after moving the due time = %v", kinds)
+	}
+	hist := s.get(path(e.ID, "history"), hx...).html(t, http.StatusOK)
+	if !strings.Contains(hist, `<li data-change="reschedule">`) || !strings.Contains(hist, "Due: Wed 25 Nov 2026, 09:00 → Thu 26 Nov 2026, 09:00") {
+		t.Errorf("history fragment = %s", hist)
+	}
+
+	// A refused form comes back with each error by its field and the typed
+	// values kept; nothing is written.
+	events, rows := s.counts()
+	for field, value := range map[string]string{"title": "", "due_at": "someday"} {
+		bad := url.Values{"title": {"typed title"}, "desc": {"typed text"}, "due_at": {"2026-11-27T10:00"}, "start_at": {""}, "priority": {"2"}, "project_tag": {"typed-tag"}}
+		bad.Set(field, value)
+		body = s.form("PATCH", path(e.ID), bad, toDetail...).html(t, http.StatusUnprocessableEntity)
+		for _, want := range []string{`<p class="field-error" id="f-` + field + `-error" data-field="` + field + `">`, `>typed text</textarea>`, `value="typed-tag"`, `<option value="2" selected>`, `value="` + value + `"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("edit form refused for %s lacks %s:\n%s", field, want, body)
+			}
+		}
+	}
+	if e2, r2 := s.counts(); e2 != events || r2 != rows {
+		t.Errorf("a refused save wrote: %d/%d rows, want %d/%d", e2, r2, events, rows)
+	}
+	if got := s.get(path(e.ID)).event(t, http.StatusOK); got.Title != "Pay rent" {
+		t.Errorf("title after a refused save = %q", got.Title)
+	}
+}
+
+func TestDetailLifecycleButtons(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"x"}`)
+	a := s.json("POST", path(e.ID, "complete"), "", toDetail...)
+	body := a.html(t, http.StatusOK)
+	if !strings.Contains(body, `<section id="detail" class="detail" data-status="done"`) || !strings.Contains(body, `hx-target="#detail"`) {
+		t.Errorf("complete from the detail = %s", body)
+	}
+	if !strings.Contains(a.Header.Get("HX-Trigger"), "event-changed") {
+		t.Errorf("HX-Trigger = %q", a.Header.Get("HX-Trigger"))
+	}
+	// The same click again (a stale tab): the detail as it is, with the reason.
+	body = s.json("POST", path(e.ID, "complete"), "", toDetail...).html(t, http.StatusConflict)
+	if !strings.Contains(body, `data-status="done"`) || !strings.Contains(body, "A done event cannot be completed") {
+		t.Errorf("409 from the detail = %s", body)
+	}
+}
+
+func TestNewPage(t *testing.T) {
+	s := newServer(t)
+	body := s.get("/events/new").pageHTML(t, http.StatusOK)
+	for _, kind := range []string{"task", "calendar_event", "activity_log"} {
+		if !strings.Contains(body, `<a data-kind="`+kind+`" href="/events/new?kind=`+kind+`"`) {
+			t.Errorf("/events/new lacks the %s choice", kind)
+		}
+	}
+	if strings.Contains(body, `id="new-form"`) {
+		t.Errorf("/events/new shows a form before a kind is chosen")
+	}
+	for kind, want := range map[string][]string{
+		"task":           {"title", "desc", "due_at", "start_at", "priority", "project_tag"},
+		"calendar_event": {"title", "desc", "start_at", "end_at", "all_day", "priority", "project_tag"},
+		"activity_log":   {"title", "desc", "started_at", "ended_at", "priority", "project_tag"},
+	} {
+		body := s.get("/events/new?kind="+kind).pageHTML(t, http.StatusOK)
+		if got := fieldNames(body); !slices.Equal(got, want) {
+			t.Errorf("%s form fields = %v, want %v", kind, got, want)
+		}
+		if !strings.Contains(body, `<input type="hidden" name="kind" value="`+kind+`">`) {
+			t.Errorf("%s form does not carry its kind", kind)
+		}
+	}
+	s.get("/events/new?kind=meeting").pageHTML(t, http.StatusBadRequest)
+}
+
+var toNewForm = []string{"HX-Request", "true", "HX-Target", "form#new-form"}
+
+func TestNewFormCreates(t *testing.T) {
+	s := newServer(t)
+	events, rows := s.counts()
+	body := s.form("POST", "/api/events", url.Values{"kind": {"calendar_event"}, "title": {"Dentist"}, "start_at": {""}, "end_at": {""}}, toNewForm...).html(t, http.StatusUnprocessableEntity)
+	if !strings.HasPrefix(body, `<form id="new-form"`) || !strings.Contains(body, `<p class="field-error" id="f-start_at-error" data-field="start_at">`) || !strings.Contains(body, `value="Dentist"`) {
+		t.Errorf("refused new calendar entry = %s", body)
+	}
+	if e2, r2 := s.counts(); e2 != events || r2 != rows {
+		t.Errorf("a refused create wrote")
+	}
+
+	a := s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "title": {"Read"}, "desc": {"a chapter"}, "started_at": {""}, "ended_at": {""}, "priority": {"0"}, "project_tag": {""}}, toNewForm...)
+	a.want(t, http.StatusCreated)
+	loc := a.Header.Get("HX-Redirect")
+	if !strings.HasPrefix(loc, "/events/") {
+		t.Fatalf("HX-Redirect = %q, want the new event's page", loc)
+	}
+	id, _ := strconv.ParseInt(strings.TrimPrefix(loc, "/events/"), 10, 64)
+	e := s.get(path(id)).event(t, http.StatusOK)
+	if e.Title != "Read" || e.Description != "a chapter" || e.Status != "done" || e.EndedAt == nil {
+		t.Errorf("created from the form: %+v", e)
+	}
+	if h := s.history(id); len(h) != 1 || h[0].Actor != "user" {
+		t.Errorf("history of a page's create = %+v, want one row by user", h)
+	}
+}
+
+func TestServerErrorGoesToTheFlash(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"x"}`)
+	if err := s.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := s.json("POST", path(e.ID, "complete"), "", hx...)
+	if a.Status < 500 {
+		t.Fatalf("complete with the database closed = %d", a.Status)
+	}
+	if a.Header.Get("HX-Retarget") != "#flash" || a.Header.Get("HX-Reswap") != "innerHTML" {
+		t.Errorf("5xx fragment headers: HX-Retarget %q, HX-Reswap %q; want the page's flash", a.Header.Get("HX-Retarget"), a.Header.Get("HX-Reswap"))
+	}
+	body := string(s.get("/events").Body)
+	if !strings.Contains(body, "<!doctype html>") || !strings.Contains(body, `class="error-page"`) {
+		t.Errorf("/events with the database closed: want a friendly page, got:\n%s", body)
+	}
+}

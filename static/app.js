@@ -1,0 +1,122 @@
+// app.js: the little behaviour of the events pages that htmx does not give.
+// No inline script anywhere: the pages' content security policy allows only
+// scripts from this origin.
+(function () {
+  "use strict";
+
+  // The page's time zone: times are shown and read in it, whatever the
+  // browser's own zone.
+  function zone() {
+    return document.body.dataset.timezone || "UTC";
+  }
+
+  // today is the page zone's current date and weekday (0 is Sunday).
+  function today() {
+    var parts = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone(), year: "numeric", month: "2-digit", day: "2-digit", weekday: "short"
+    }).formatToParts(new Date());
+    var get = function (type) { return parts.find(function (p) { return p.type === type; }).value; };
+    return {
+      y: +get("year"), m: +get("month"), d: +get("day"),
+      weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(get("weekday"))
+    };
+  }
+
+  // at9 is 09:00 on the date days after today, as a datetime-local value the
+  // server reads in the page's zone.
+  function at9(days) {
+    var t = today();
+    return new Date(Date.UTC(t.y, t.m - 1, t.d + days)).toISOString().slice(0, 10) + "T09:00";
+  }
+
+  // The defer presets, resolved when clicked.
+  var presets = {
+    "3h": function () { return new Date(Date.now() + 3 * 3600 * 1000).toISOString(); },
+    "tomorrow": function () { return at9(1); },
+    "monday": function () { return at9((8 - today().weekday) % 7 || 7); } // a week ahead on a Monday
+  };
+
+  function quickInput() { return document.getElementById("quick-title"); }
+
+  document.addEventListener("htmx:config:request", function (evt) {
+    var ctx = evt.detail.ctx, source = ctx.sourceElement;
+    if (source.id === "quick-record" && !(quickInput().value || "").trim()) {
+      evt.preventDefault(); // an empty line records nothing
+      return;
+    }
+    var preset = source.dataset && source.dataset.preset;
+    if (preset && presets[preset]) {
+      ctx.request.body.set("defer_until", presets[preset]());
+    }
+  });
+
+  // After a quick record: the row is in the list; clear the line and keep
+  // the focus for the next one. After a refusal the text stays for fixing.
+  document.addEventListener("htmx:after:swap", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (!ctx.sourceElement || ctx.sourceElement.id !== "quick-record") return;
+    var input = quickInput();
+    if (ctx.response && ctx.response.status < 400) {
+      input.value = "";
+      document.getElementById("quick-error").replaceChildren();
+    }
+    input.focus();
+  });
+
+  // A swapped row or tab list replaces the element that had the focus; put
+  // the focus back on its counterpart, so the keyboard keeps its place.
+  var refocus = null;
+  document.addEventListener("htmx:before:swap", function (evt) {
+    var active = document.activeElement, ctx = evt.detail.ctx;
+    var target = ctx.target instanceof Element ? ctx.target : null;
+    if (!active || !target || !target.id || !target.contains(active)) { refocus = null; return; }
+    refocus = { id: target.id, selector: focusSelector(active) };
+  });
+  document.addEventListener("htmx:after:process", function (evt) {
+    if (!refocus || !(evt.target instanceof Element) || evt.target.id !== refocus.id) return;
+    var el = (refocus.selector && evt.target.querySelector(refocus.selector)) ||
+      evt.target.querySelector("[aria-selected=true], button, a, input");
+    refocus = null;
+    if (el) el.focus();
+  });
+
+  function focusSelector(el) {
+    if (el.id) return "#" + CSS.escape(el.id);
+    if (el.dataset.op) return '[data-op="' + el.dataset.op + '"]';
+    if (el.getAttribute("role") === "tab") return "[aria-selected=true]";
+    return null;
+  }
+
+  // A request that got no answer (the server or the network is down) says
+  // so in the page's message area; the next answer clears it. A 5xx answer
+  // is put there by the server itself.
+  function flash(text) {
+    var box = document.getElementById("flash");
+    if (!box) return;
+    if (!text) { box.replaceChildren(); return; }
+    var p = document.createElement("p");
+    p.className = "problem";
+    p.textContent = text;
+    box.replaceChildren(p);
+  }
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (ctx && ctx.response) return; // an answer came; it was shown where it belongs
+    flash("The service did not answer; check the connection and try again.");
+  });
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (ctx && ctx.response && ctx.response.status < 500) flash("");
+  });
+
+  // A finished defer menu closes when the row it belongs to is redrawn; an
+  // open one closes on Escape.
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape") return;
+    var open = evt.target.closest && evt.target.closest("details[open]");
+    if (open) {
+      open.open = false;
+      open.querySelector("summary").focus();
+    }
+  });
+})();
