@@ -1,14 +1,19 @@
-# The two commands a newcomer needs: `make run` and `make test`.
+# The two commands a newcomer needs: `make run` and `make test`; `make edge`
+# runs the service behind nginx, as it is deployed.
 GO       ?= go
 BIN      := bin/events
 FUZZTIME ?= 5s
 EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
-.PHONY: run build test vet fuzz postgres-binaries clean
+.PHONY: run edge build test vet fuzz postgres-binaries clean
 
 ## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
 run: build postgres-binaries
 	exec ./$(BIN) serve
+
+## edge: the service behind nginx on https://127.0.0.1:8443/events, with a self-signed certificate (needs nginx and openssl)
+edge: build postgres-binaries
+	exec edge/run.sh
 
 ## build: compile the one binary into bin/events
 build:

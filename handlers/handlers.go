@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -194,15 +195,47 @@ func (h *Handlers) logRequests(c *fiber.Ctx) error {
 	return nil
 }
 
-// clientIP is the address of the client: the first X-Forwarded-For entry
-// when the connection comes from a trusted proxy, else the peer's address.
+// clientIP is the address of the client. When the peer is a trusted proxy,
+// it is the right-most X-Forwarded-For entry that is not itself a trusted
+// proxy: each proxy appends the address it saw, so that entry is the one
+// the last trusted proxy met, while entries to its left are whatever the
+// client sent (a client can forge them). Otherwise it is the peer's address.
 func clientIP(c *fiber.Ctx) string {
-	if c.IsProxyTrusted() {
-		if ips := c.IPs(); len(ips) > 0 {
-			return ips[0]
+	client := c.Context().RemoteIP().String()
+	if !c.IsProxyTrusted() {
+		return client
+	}
+	var entries []string
+	for _, h := range c.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
+		entries = append(entries, strings.Split(string(h), ",")...)
+	}
+	trusted := c.App().Config().TrustedProxies
+	for i := len(entries) - 1; i >= 0; i-- {
+		ip := net.ParseIP(strings.TrimSpace(entries[i]))
+		if ip == nil {
+			break // a malformed entry: nothing to its left can be believed
+		}
+		client = ip.String()
+		if !isTrustedProxy(ip, trusted) {
+			break
 		}
 	}
-	return c.Context().RemoteIP().String()
+	return client
+}
+
+// isTrustedProxy tells whether ip is one of the addresses or CIDR ranges of
+// EVENTS_TRUSTED_PROXIES.
+func isTrustedProxy(ip net.IP, trusted []string) bool {
+	for _, t := range trusted {
+		if _, cidr, err := net.ParseCIDR(t); err == nil {
+			if cidr.Contains(ip) {
+				return true
+			}
+		} else if ip.Equal(net.ParseIP(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // logPanic logs a handler's panic with its stack; the recover middleware

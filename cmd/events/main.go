@@ -1,11 +1,13 @@
 // Command events is the events service: `events serve` (the default) runs
-// the web app and its API; `events migrate` applies the database migrations.
+// the web app and its API; `events migrate` applies the database migrations;
+// `events edge-config` prints the nginx configuration of the edge in front.
 package main
 
 import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,17 +21,20 @@ import (
 
 	"events/app"
 	"events/app/pgcluster"
+	"events/edge"
 	"events/handlers"
 
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | hash-password]
+const usage = `usage: events [serve | migrate | hash-password | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
+  edge-config    print the nginx.conf of the edge in front of the service;
+                 events edge-config -h lists its flags and their defaults
 
 Configuration is read from the environment; see the README.`
 
@@ -38,7 +43,7 @@ func main() {
 	if len(os.Args) > 1 {
 		cmd = os.Args[1]
 	}
-	if len(os.Args) > 2 {
+	if len(os.Args) > 2 && cmd != "edge-config" {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
@@ -51,6 +56,16 @@ func main() {
 		err = migrateOnly(logger)
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
+	case "edge-config":
+		err = edgeConfig(os.Args[2:], os.Stdout)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "events edge-config:", err)
+			os.Exit(2)
+		}
+		return
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return
@@ -101,6 +116,52 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Se
 		return nil, nil, err
 	}
 	return app.NewService(db, cfg.Location, time.Now), func() { db.Close(); stopCluster() }, nil
+}
+
+// edgeConfig renders the edge's nginx.conf to w from the flags in args.
+func edgeConfig(args []string, w io.Writer) error {
+	cfg := edge.Defaults()
+	fs := flag.NewFlagSet("events edge-config", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: events edge-config [flags] > nginx.conf\n\n"+
+			"Prints the nginx configuration of the edge in front of the service; see the README,\n"+
+			"\"Deploying behind nginx\". Flags and their defaults:\n\n")
+		fs.PrintDefaults()
+	}
+	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")
+	http := fs.String("http", strings.Join(cfg.HTTP, ","), "listen `addresses` of plain HTTP, which redirects to the first HTTPS one")
+	fs.StringVar(&cfg.ServerName, "server-name", cfg.ServerName, "server_name: host `names` separated by spaces; _ answers any")
+	fs.StringVar(&cfg.Upstream, "upstream", cfg.Upstream, "`host:port` of events serve")
+	fs.StringVar(&cfg.Certificate, "cert", cfg.Certificate, "`path` of the PEM certificate (with its chain); nginx does not start without it")
+	fs.StringVar(&cfg.Key, "key", cfg.Key, "`path` of the certificate's private key")
+	fs.StringVar(&cfg.Prefix, "prefix", cfg.Prefix, "existing `folder` for the pid file and nginx's temporary files")
+	fs.StringVar(&cfg.PidFile, "pid", cfg.PidFile, "`path` of the pid file (default PREFIX/nginx.pid)")
+	fs.StringVar(&cfg.ACMERoot, "acme-root", cfg.ACMERoot, "`folder` served under /.well-known/acme-challenge/, certbot's webroot (default PREFIX/acme)")
+	fs.StringVar(&cfg.AccessLog, "access-log", cfg.AccessLog, "`path` of the access log")
+	fs.StringVar(&cfg.ErrorLog, "error-log", cfg.ErrorLog, "`path` of the error log")
+	fs.StringVar(&cfg.User, "user", cfg.User, "`user` (and group) of nginx's worker processes (default nginx's own, nobody)")
+	fs.StringVar(&cfg.Workers, "workers", cfg.Workers, "worker processes: auto or a `number`")
+	fs.IntVar(&cfg.ConnPerClient, "conn", cfg.ConnPerClient, "requests in progress at once per client address")
+	fs.StringVar(&cfg.Rate, "rate", cfg.Rate, "sustained request `rate` per client address: 10r/s, 600r/m")
+	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests beyond the rate answered at once before 429")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q; every value is a flag (-h lists them)", fs.Arg(0))
+	}
+	cfg.HTTPS, cfg.HTTP = splitList(*https), splitList(*http)
+	return edge.Render(w, cfg)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func migrateOnly(logger *slog.Logger) error {

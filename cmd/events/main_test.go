@@ -326,3 +326,37 @@ func TestBadConfigurationStops(t *testing.T) {
 		t.Errorf("unknown command: %v\n%s", err, out)
 	}
 }
+
+// TestEdgeConfig: `events edge-config` prints the edge's nginx.conf from its
+// flags, and refuses a bad value with one sentence (the edge package's tests
+// run nginx on what it renders).
+func TestEdgeConfig(t *testing.T) {
+	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000",
+		"-rate", "5r/s", "-burst", "12", "-conn", "7", "-cert", "/srv/tls/cert.pem").Output()
+	if err != nil {
+		t.Fatalf("edge-config: %v", err)
+	}
+	for _, want := range []string{
+		"listen 127.0.0.1:8443 ssl http2;",
+		"listen 80;",
+		"proxy_pass http://127.0.0.1:4000;",
+		"rate=5r/s;",
+		"limit_req zone=events_req burst=12 nodelay;",
+		"limit_conn events_conn 7;",
+		"ssl_certificate /srv/tls/cert.pem;",
+		"ssl_certificate_key /etc/events-edge/key.pem;",
+		"return 308 https://$host:8443$request_uri;",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("edge-config output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = exec.Command(build(t), "edge-config", "-rate", "fast").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "the rate must be requests per second or minute") || strings.Count(strings.TrimSpace(string(out)), "\n") > 0 {
+		t.Errorf("edge-config -rate fast: %v, want one sentence:\n%s", err, out)
+	}
+	out, err = exec.Command(build(t), "edge-config", "-h").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "-upstream host:port") {
+		t.Errorf("edge-config -h: %v\n%s", err, out)
+	}
+}
