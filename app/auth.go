@@ -40,11 +40,10 @@ func NewAuth(passwordHash string, tokens []string, sessionKey string, off bool) 
 	a := &Auth{off: off}
 	var errs []error
 	if passwordHash != "" {
+		a.passwordHash = []byte(passwordHash)
 		if _, err := bcrypt.Cost([]byte(passwordHash)); err != nil {
 			errs = append(errs, errors.New("EVENTS_PASSWORD_HASH must be a hash printed by `events hash-password`"))
-		}
-		a.passwordHash = []byte(passwordHash)
-		if len(sessionKey) < 32 {
+		} else if len(sessionKey) < 32 {
 			errs = append(errs, errors.New("EVENTS_SESSION_KEY must be set to at least 32 random characters when EVENTS_PASSWORD_HASH is (for example the output of `openssl rand -base64 32`)"))
 		}
 	}

@@ -327,7 +327,10 @@ var statusTitles = map[int]string{
 	409: "Conflict",
 	413: "Content Too Large",
 	415: "Unsupported Media Type",
+	401: "Unauthorized",
+	403: "Forbidden",
 	422: "Unprocessable Content",
+	429: "Too Many Requests",
 	503: "Service Unavailable",
 }
 

@@ -308,6 +308,8 @@ func TestBadConfigurationStops(t *testing.T) {
 		{"EVENTS_REQUEST_TIMEOUT=soon", "EVENTS_REQUEST_TIMEOUT must be a duration"},
 		{"EVENTS_TRUSTED_PROXIES=nginx", "EVENTS_TRUSTED_PROXIES must list"},
 		{"DATABASE_URL=mysql://x", "DATABASE_URL must be a postgres:// URL"},
+		{"HOST=0.0.0.0", "refusing to listen on 0.0.0.0 without authentication"},
+		{"EVENTS_PASSWORD_HASH=hunter2", "EVENTS_PASSWORD_HASH must be a hash printed by `events hash-password`"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, build(t), "serve")
@@ -320,6 +322,16 @@ func TestBadConfigurationStops(t *testing.T) {
 		if lines := strings.Count(strings.TrimSpace(string(out)), "\n"); lines > 0 {
 			t.Errorf("%s: want one line, got:\n%s", c.env, out)
 		}
+	}
+	// hash-password reads the password from stdin and prints a hash the
+	// service accepts.
+	cmd := exec.Command(build(t), "hash-password")
+	cmd.Stdin = strings.NewReader("correct horse battery\n")
+	hash, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(hash), "$2a$") {
+		t.Errorf("hash-password: %v %q", err, hash)
+	} else if a, err := app.NewAuth(strings.TrimSpace(string(hash)), nil, strings.Repeat("k", 32), false); err != nil || !a.CheckPassword("correct horse battery") {
+		t.Errorf("the printed hash does not check: %v", err)
 	}
 	out, err := exec.Command(build(t), "frobnicate").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "usage") {

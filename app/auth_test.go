@@ -1,0 +1,130 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"events/app"
+)
+
+const testKey = "a-session-key-of-more-than-32-characters"
+
+func TestSessionsExpireAndCannotBeForged(t *testing.T) {
+	a, err := app.NewAuth("", nil, testKey, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	s, err := a.NewSession(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := a.Encode(s)
+
+	if got, refresh, ok := a.Decode(v, t0.Add(time.Minute)); !ok || refresh || got.ID != s.ID {
+		t.Errorf("a fresh session: ok %v, refresh %v", ok, refresh)
+	}
+	// Seen again after an hour: the cookie is written again with the new time.
+	got, refresh, ok := a.Decode(v, t0.Add(2*time.Hour))
+	if !ok || !refresh || !got.LastSeen.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("a session seen after two hours: ok %v, refresh %v, last seen %v", ok, refresh, got.LastSeen)
+	}
+	// Idle for 14 days: gone.
+	if _, _, ok := a.Decode(v, t0.Add(app.SessionIdle)); ok {
+		t.Errorf("a session idle for 14 days is still valid")
+	}
+	// Used every day, it still ends 30 days after the login.
+	last := v
+	for day := 1; day < 30; day++ {
+		s2, _, ok := a.Decode(last, t0.Add(time.Duration(day)*24*time.Hour))
+		if !ok {
+			t.Fatalf("a session used daily ended on day %d", day)
+		}
+		last = a.Encode(s2)
+	}
+	if _, _, ok := a.Decode(last, t0.Add(app.SessionAbsolute)); ok {
+		t.Errorf("a session used daily outlived 30 days")
+	}
+	// Altered, cut, or signed with another key: no session.
+	other, _ := app.NewAuth("", nil, testKey+"-other", false)
+	body, sig, _ := strings.Cut(v, ".")
+	for name, forged := range map[string]string{
+		"another key":     other.Encode(s),
+		"altered body":    "A" + body[1:] + "." + sig,
+		"no signature":    body,
+		"empty":           "",
+		"signature alone": "." + sig,
+	} {
+		if _, _, ok := a.Decode(forged, t0.Add(time.Minute)); ok {
+			t.Errorf("%s: accepted as a session", name)
+		}
+	}
+	// The CSRF token is the session's own.
+	s2, _ := a.NewSession(t0)
+	if !a.CheckCSRF(s, a.CSRF(s)) || a.CheckCSRF(s, a.CSRF(s2)) || a.CheckCSRF(s, "") {
+		t.Errorf("CSRF tokens are not bound to their session")
+	}
+}
+
+func TestCredentials(t *testing.T) {
+	hash, err := app.HashPassword("correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.HashPassword("short"); err == nil {
+		t.Errorf("a 5-character password was hashed")
+	}
+	a, err := app.NewAuth(hash, []string{" token-one-0123456789 ", "token-two-0123456789"}, testKey, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.CheckPassword("correct horse battery") || a.CheckPassword("correct horse batter") || a.CheckPassword("") {
+		t.Errorf("CheckPassword accepts the wrong password or refuses the right one")
+	}
+	if !a.CheckToken("token-one-0123456789") || !a.CheckToken("token-two-0123456789") || a.CheckToken("token-three-012345") || a.CheckToken("") {
+		t.Errorf("CheckToken is wrong")
+	}
+	for name, args := range map[string][3]string{
+		"a password without a session key": {hash, "", ""},
+		"a short session key":              {hash, "", "short"},
+		"a hash that is not one":           {"hunter2", "", testKey},
+		"a short token":                    {"", "short", ""},
+	} {
+		if _, err := app.NewAuth(args[0], []string{args[1]}, args[2], false); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestListeningBeyondLoopbackNeedsAuthentication(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	hash, _ := app.HashPassword("correct horse battery")
+	for _, tt := range []struct {
+		vars map[string]string
+		ok   bool
+	}{
+		{map[string]string{}, true},
+		{map[string]string{"HOST": "::1"}, true},
+		{map[string]string{"HOST": "0.0.0.0"}, false},
+		{map[string]string{"HOST": "192.0.2.1"}, false},
+		{map[string]string{"HOST": "0.0.0.0", "EVENTS_AUTH": "off"}, true},
+		{map[string]string{"HOST": "0.0.0.0", "EVENTS_API_TOKENS": "token-one-0123456789"}, true},
+		{map[string]string{"HOST": "0.0.0.0", "EVENTS_PASSWORD_HASH": hash, "EVENTS_SESSION_KEY": testKey}, true},
+	} {
+		cfg, err := app.ConfigFromEnv(env(tt.vars))
+		if err != nil {
+			t.Fatalf("%v: %v", tt.vars, err)
+		}
+		err = cfg.CheckExposure()
+		if (err == nil) != tt.ok {
+			t.Errorf("%v: CheckExposure = %v, want ok %v", tt.vars, err, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "EVENTS_AUTH=off") {
+			t.Errorf("the refusal does not say how to go on: %v", err)
+		}
+	}
+	if _, err := app.ConfigFromEnv(env(map[string]string{"EVENTS_AUTH": "maybe"})); err == nil {
+		t.Errorf("EVENTS_AUTH=maybe accepted")
+	}
+}

@@ -1,0 +1,225 @@
+package handlers_test
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"golang.org/x/crypto/bcrypt"
+
+	"events/app"
+	"events/app/dbtest"
+	"events/handlers"
+)
+
+const (
+	ownerPassword = "correct horse battery"
+	apiToken      = "test-token-0123456789abcdef"
+	sessionSecret = "test-session-key-0123456789abcdefghijklmnop"
+)
+
+// hashOnce is the owner's password hash at bcrypt's lowest cost: a login
+// checks it, and the production cost (HashPassword's) is slow on purpose.
+var hashOnce = sync.OnceValue(func() string {
+	h, err := bcrypt.GenerateFromPassword([]byte(ownerPassword), bcrypt.MinCost)
+	if err != nil {
+		panic(err)
+	}
+	return string(h)
+})
+
+// authServer is the real app with authentication on: a password, a token
+// (or only the token when password is false).
+func authServer(t *testing.T, password bool) (*server, *lockedBuffer) {
+	t.Helper()
+	hash := ""
+	if password {
+		hash = hashOnce()
+	}
+	auth, err := app.NewAuth(hash, []string{apiToken}, sessionSecret, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &lockedBuffer{}
+	db := dbtest.New(t)
+	c := &clock{t: t0}
+	svc := app.NewService(db, seoul, c.Now)
+	f, err := handlers.New(svc, handlers.Options{
+		Logger: slog.New(slog.NewTextHandler(logs, nil)), RequestTimeout: 5 * time.Second, Auth: auth,
+		TrustedProxies: []string{"0.0.0.0"}, // f.Test's peer: X-Forwarded-* headers are believed
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &server{t: t, f: f, svc: svc, db: db, clock: c}, logs
+}
+
+var bearer = []string{"Authorization", "Bearer " + apiToken}
+
+func TestAuthAPINeedsAToken(t *testing.T) {
+	s, _ := authServer(t, true)
+	a := s.get("/api/events")
+	p := a.problem(t, http.StatusUnauthorized)
+	if !strings.Contains(a.Header.Get("WWW-Authenticate"), "Bearer") || p.Detail == "" {
+		t.Errorf("401 without credentials: WWW-Authenticate %q, detail %q", a.Header.Get("WWW-Authenticate"), p.Detail)
+	}
+	s.get("/api/events", "Authorization", "Bearer not-the-token-at-all").problem(t, http.StatusUnauthorized)
+	s.get("/api/events", "Authorization", "Basic "+apiToken).problem(t, http.StatusUnauthorized)
+	s.get("/api/events", bearer...).want(t, http.StatusOK)
+	// A token needs no CSRF token.
+	e := s.json("POST", "/api/events", `{"kind":"task","title":"x"}`, bearer...).event(t, http.StatusCreated)
+	s.json("POST", path(e.ID, "complete"), "", bearer...).want(t, http.StatusOK)
+
+	// These stay open.
+	for _, target := range []string{"/healthz", "/readyz", "/static/events.css", "/static/app.js", "/login"} {
+		s.get(target).want(t, http.StatusOK)
+	}
+	// The security headers hold on refusals too.
+	if a.Header.Get("Content-Security-Policy") == "" || a.Header.Get("X-Content-Type-Options") != "nosniff" || a.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("401 lacks the security headers: %v", a.Header)
+	}
+}
+
+func TestAuthPagesGoToTheLoginPage(t *testing.T) {
+	s, _ := authServer(t, true)
+	a := s.get("/events?tab=inbox")
+	a.want(t, http.StatusSeeOther)
+	if got := a.Header.Get("Location"); got != "/login?next=%2Fevents%3Ftab%3Dinbox" {
+		t.Errorf("Location = %q", got)
+	}
+	// An htmx request from a page whose session ended: 401 and the whole
+	// page to the login page, never the login page in a row.
+	a = s.json("POST", "/api/events/1/complete", "", "HX-Request", "true", "HX-Current-URL", "http://events.test/events?tab=today")
+	a.want(t, http.StatusUnauthorized)
+	if got := a.Header.Get("HX-Redirect"); got != "/login?next=%2Fevents%3Ftab%3Dtoday" {
+		t.Errorf("HX-Redirect = %q", got)
+	}
+	if strings.Contains(string(a.Body), "password") {
+		t.Errorf("the 401 fragment holds the login form: %s", a.Body)
+	}
+	// Only tokens: the pages say what to set.
+	s2, _ := authServer(t, false)
+	body := s2.get("/events").pageHTML(t, http.StatusUnauthorized)
+	if !strings.Contains(body, "EVENTS_PASSWORD_HASH") {
+		t.Errorf("pages with tokens only: want a sentence naming EVENTS_PASSWORD_HASH, got:\n%s", body)
+	}
+	s2.get("/api/events", bearer...).want(t, http.StatusOK)
+}
+
+// login logs in and returns the session cookie.
+func login(t *testing.T, s *server, headers ...string) *http.Cookie {
+	t.Helper()
+	a := s.form("POST", "/login", url.Values{"password": {ownerPassword}, "next": {"/events?tab=inbox"}}, headers...)
+	a.want(t, http.StatusSeeOther)
+	if got := a.Header.Get("Location"); got != "/events?tab=inbox" {
+		t.Errorf("after login Location = %q, want where the user was going", got)
+	}
+	for _, c := range (&http.Response{Header: a.Header}).Cookies() {
+		if c.Name == "events_session" {
+			return c
+		}
+	}
+	t.Fatalf("login set no session cookie: %v", a.Header)
+	return nil
+}
+
+func TestAuthLoginSessionCSRFLogout(t *testing.T) {
+	s, logs := authServer(t, true)
+	events, rows := s.counts()
+
+	a := s.form("POST", "/login", url.Values{"password": {"not it"}})
+	body := a.pageHTML(t, http.StatusUnauthorized)
+	if !strings.Contains(body, "That is not the password.") || len(a.Header.Values("Set-Cookie")) != 0 {
+		t.Errorf("failed login: %s, cookies %v", body, a.Header.Values("Set-Cookie"))
+	}
+	if !strings.Contains(logs.String(), `msg="login failed"`) || strings.Contains(logs.String(), "not it") {
+		t.Errorf("the failed login is not logged, or its password is:\n%s", logs)
+	}
+
+	cookie := login(t, s)
+	if !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Secure || cookie.Path != "/" {
+		t.Errorf("session cookie over http: %+v, want HttpOnly, SameSite=Lax, not Secure, Path=/", cookie)
+	}
+	if left := time.Until(cookie.Expires); left < 13*24*time.Hour || left > 15*24*time.Hour {
+		t.Errorf("session cookie expires in %v, want the 14-day idle expiry", left)
+	}
+	if secure := login(t, s, "X-Forwarded-Proto", "https"); !secure.Secure {
+		t.Errorf("session cookie behind TLS is not Secure")
+	}
+	jar := []string{"Cookie", "events_session=" + cookie.Value}
+
+	page := s.get("/events", jar...).pageHTML(t, http.StatusOK)
+	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)">`).FindStringSubmatch(page)
+	if m == nil || !strings.Contains(page, `action="/logout"`) {
+		t.Fatalf("logged-in page lacks the CSRF meta tag or the logout form")
+	}
+	csrf := m[1]
+
+	// Without the CSRF token a change is refused and writes nothing.
+	s.json("POST", "/api/events", `{"kind":"task","title":"x"}`, jar...).problem(t, http.StatusForbidden)
+	s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"x"}, "_csrf": {"forged"}}, jar...).problem(t, http.StatusForbidden)
+	if e2, r2 := s.counts(); e2 != events || r2 != rows {
+		t.Fatalf("a request without the CSRF token wrote")
+	}
+	// With it (header or form field), it goes through.
+	withCSRF := append([]string{"X-CSRF-Token", csrf, "HX-Request", "true"}, jar...)
+	s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "title": {"ran"}}, withCSRF...).html(t, http.StatusCreated)
+	s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"y"}, "_csrf": {csrf}}, jar...).want(t, http.StatusCreated)
+	// Reads need no CSRF token.
+	s.get("/api/events", jar...).want(t, http.StatusOK)
+	// A cookie of another key, or altered, is no session.
+	s.get("/api/events", "Cookie", "events_session="+cookie.Value+"x").want(t, http.StatusUnauthorized)
+
+	// Log out: the cookie is cleared.
+	a = s.form("POST", "/logout", url.Values{"_csrf": {csrf}}, jar...)
+	a.want(t, http.StatusSeeOther)
+	cleared := false
+	for _, c := range (&http.Response{Header: a.Header}).Cookies() {
+		cleared = cleared || (c.Name == "events_session" && c.Value == "" && c.Expires.Before(time.Now()))
+	}
+	if !cleared || a.Header.Get("Location") != "/login" {
+		t.Errorf("logout: cookies %v, Location %q", a.Header.Values("Set-Cookie"), a.Header.Get("Location"))
+	}
+	// Logging out needs the CSRF token too (no logout by a foreign page).
+	s.form("POST", "/logout", url.Values{}, jar...).want(t, http.StatusForbidden)
+
+	for _, secret := range []string{ownerPassword, apiToken, cookie.Value, csrf} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the log holds a secret: %q", secret)
+		}
+	}
+}
+
+func TestAuthLoginAttemptsAreLimited(t *testing.T) {
+	s, logs := authServer(t, true)
+	// A successful login does not count.
+	login(t, s, "X-Forwarded-For", "192.0.2.7")
+	for i := 0; i < handlers.LoginAttempts; i++ {
+		s.form("POST", "/login", url.Values{"password": {"wrong"}}, "X-Forwarded-For", "192.0.2.7").want(t, http.StatusUnauthorized)
+	}
+	a := s.form("POST", "/login", url.Values{"password": {ownerPassword}}, "X-Forwarded-For", "192.0.2.7")
+	a.want(t, http.StatusTooManyRequests)
+	if a.Header.Get("Set-Cookie") != "" {
+		t.Errorf("a limited login set a cookie")
+	}
+	if !strings.Contains(logs.String(), "login attempts limited") {
+		t.Errorf("the limit is not logged")
+	}
+	// Another address is not limited.
+	login(t, s, "X-Forwarded-For", "192.0.2.8")
+}
+
+func TestAuthOffServesEveryone(t *testing.T) {
+	s := newServer(t)
+	s.get("/events").pageHTML(t, http.StatusOK)
+	a := s.get("/login")
+	if a.Status != fiber.StatusSeeOther || a.Header.Get("Location") != "/events" {
+		t.Errorf("/login without authentication: %d %q, want a redirect to /events", a.Status, a.Header.Get("Location"))
+	}
+}
