@@ -69,6 +69,10 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		TrustedProxies:          opts.TrustedProxies,
 		DisableStartupMessage:   true,
 	})
+	// fasthttp quotes the request it could not parse in its error, headers
+	// (Authorization, Cookie) included; that error reaches the log and the
+	// answer, so it must not carry them.
+	f.Server().SecureErrorLogMessage = true
 	h.routes(f)
 	return f, nil
 }

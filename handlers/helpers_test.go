@@ -328,6 +328,7 @@ var statusTitles = map[int]string{
 	413: "Content Too Large",
 	415: "Unsupported Media Type",
 	422: "Unprocessable Content",
+	500: "Internal Server Error",
 	503: "Service Unavailable",
 }
 
