@@ -209,3 +209,100 @@ func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
 		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"after a panic"}`).want(t, http.StatusCreated)
 	}
 }
+
+// TestSlowBodyIsCutOffAndOthersAreServed: a client that trickles its body
+// is cut off by the read timeout (1 s here, 30 s in the service) with 408,
+// while other clients are served; nothing of the slow request is written.
+// The bound of 3 s proves the cut: the trickle would last 100 s.
+func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
+	db := dbtest.New(t)
+	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }),
+		handlers.Options{Logger: quiet, ReadTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serve(t, f)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	began := time.Now()
+	_, _ = io.WriteString(conn, "POST /api/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	go func() { // one byte every 100 ms: 100 s for the whole body
+		for range 999 {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	for range 5 {
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"meanwhile"}`).want(t, http.StatusCreated)
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	took := time.Since(began)
+	if err != nil {
+		t.Fatalf("the slow client got no answer: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestTimeout || took > 3*time.Second {
+		t.Errorf("the slow client: %d after %s, want 408 within 3 s", res.StatusCode, took)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || n != 5 {
+		t.Errorf("events stored = %d (%v), want the 5 of the other client", n, err)
+	}
+	call(t, "GET", base+"/readyz", "", "").want(t, http.StatusOK)
+}
+
+// TestStatementTimeoutEndsALockWait503: a statement that waits on a row lock
+// another connection holds ends at the statement timeout (500 ms here, the
+// request timeout in the service) with 503 problem details, well before the
+// request's own deadline (5 s); nothing is written, and once the lock is
+// gone the same request succeeds. The service answers 503 (not 504): it is
+// the origin, and the database did not answer in time.
+func TestStatementTimeoutEndsALockWait503(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	db, err := app.OpenDB(dsn, 500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &server{t: t, db: db, clock: &clock{t: t0}}
+	s.svc = app.NewService(db, seoul, s.clock.Now)
+	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.f = f
+	e := s.create(`{"kind":"task","title":"locked"}`)
+	_, hist := s.counts()
+
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("SELECT 1 FROM events WHERE id = ? FOR UPDATE", e.ID); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusServiceUnavailable)
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("the blocked request took %s, want the statement timeout (500 ms; under 3 s)", took)
+	}
+	_ = tx.Rollback()
+	if _, h2 := s.counts(); h2 != hist {
+		t.Errorf("history rows after the 503: %d, want %d", h2, hist)
+	}
+	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
+		t.Errorf("after the lock: status %s", got.Status)
+	}
+}
