@@ -22,6 +22,9 @@ type Config struct {
 	NotesURL       string         // EVENTS_NOTES_URL, the sidebar's Notes entry
 	TrustedProxies []string       // EVENTS_TRUSTED_PROXIES
 	RequestTimeout time.Duration  // EVENTS_REQUEST_TIMEOUT
+	// ShutdownTimeout (EVENTS_SHUTDOWN_TIMEOUT) bounds the drain after
+	// SIGTERM: the requests still running then are cut off.
+	ShutdownTimeout time.Duration
 }
 
 // ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
@@ -65,6 +68,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	timeout := get("EVENTS_REQUEST_TIMEOUT", "10s")
 	if c.RequestTimeout, err = time.ParseDuration(timeout); err != nil || c.RequestTimeout < 100*time.Millisecond || c.RequestTimeout > 10*time.Minute {
 		errs = append(errs, fmt.Errorf("EVENTS_REQUEST_TIMEOUT must be a duration from 100ms to 10m, such as 10s, not %q", timeout))
+	}
+	shutdown := get("EVENTS_SHUTDOWN_TIMEOUT", "15s")
+	if c.ShutdownTimeout, err = time.ParseDuration(shutdown); err != nil || c.ShutdownTimeout < 100*time.Millisecond || c.ShutdownTimeout > 10*time.Minute {
+		errs = append(errs, fmt.Errorf("EVENTS_SHUTDOWN_TIMEOUT must be a duration from 100ms to 10m, such as 15s, not %q", shutdown))
 	}
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))
