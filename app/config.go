@@ -25,6 +25,9 @@ type Config struct {
 	// Auth is EVENTS_PASSWORD_HASH, EVENTS_API_TOKENS, EVENTS_SESSION_KEY
 	// and EVENTS_AUTH.
 	Auth *Auth
+	// ShutdownTimeout (EVENTS_SHUTDOWN_TIMEOUT) bounds the drain after
+	// SIGTERM: the requests still running then are cut off.
+	ShutdownTimeout time.Duration
 }
 
 // ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
@@ -68,6 +71,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	timeout := get("EVENTS_REQUEST_TIMEOUT", "10s")
 	if c.RequestTimeout, err = time.ParseDuration(timeout); err != nil || c.RequestTimeout < 100*time.Millisecond || c.RequestTimeout > 10*time.Minute {
 		errs = append(errs, fmt.Errorf("EVENTS_REQUEST_TIMEOUT must be a duration from 100ms to 10m, such as 10s, not %q", timeout))
+	}
+	shutdown := get("EVENTS_SHUTDOWN_TIMEOUT", "15s")
+	if c.ShutdownTimeout, err = time.ParseDuration(shutdown); err != nil || c.ShutdownTimeout < 100*time.Millisecond || c.ShutdownTimeout > 10*time.Minute {
+		errs = append(errs, fmt.Errorf("EVENTS_SHUTDOWN_TIMEOUT must be a duration from 100ms to 10m, such as 15s, not %q", shutdown))
 	}
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))

@@ -13,6 +13,7 @@ import (
 	"events/app"
 	"events/app/dbtest"
 	"events/handlers"
+	"events/models"
 )
 
 func TestBadRequests400(t *testing.T) {
@@ -332,8 +333,14 @@ func TestOrderOfRefusals(t *testing.T) {
 	}
 }
 
-// Nothing is written when a request is refused.
-func TestRefusedRequestsWriteNothing(t *testing.T) {
+// TestHostileInputsAreRefusedAndWriteNothing is the one table of hostile
+// input through the real HTTP stack: wrong types, nulls where a value is
+// required, huge numbers, invalid UTF-8, control characters, 10,000-character
+// values, SQL and HTML injection, deeply nested JSON, duplicate keys, forged
+// cursors and ids, bodies of the wrong media type. Each is answered with its
+// 4xx problem naming the field at fault, and nothing is written: the counts
+// of events and history rows are the same after each.
+func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"task","due_at":"2026-11-25T00:00:00Z"}`)
 	done := s.create(`{"kind":"task","title":"done"}`)
@@ -345,38 +352,122 @@ func TestRefusedRequestsWriteNothing(t *testing.T) {
 	ev, hist := s.counts()
 
 	form := func(v url.Values) string { return v.Encode() }
+	long := strings.Repeat("x", 10_000)
+	nested := func(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
+	// A cursor signed like a real one (the check is no secret) but at a
+	// time before year 0, which PostgreSQL refuses.
+	inbox, err := models.ParseListQuery(models.ListInbox, url.Values{}, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ancient := time.UnixMicro(-1 << 62).UTC()
+	signed := inbox.Cursor(models.Position{T: &ancient, ID: 1})
+
 	refused := []struct {
-		method, target, ctype, body string
-		status                      int
+		name, method, target, ctype, body string
+		status                            int
+		fields                            []string
 	}{
-		{"POST", "/api/events", jsonType, `{"kind":"task"`, 400},
-		{"POST", "/api/events", jsonType, `{"kind":"task","title":"x"}{}`, 400},
-		{"POST", "/api/events", "text/plain", `{"kind":"task","title":"x"}`, 415},
-		{"POST", "/api/events", jsonType, `{"kind":"task","title":"x","colour":1}`, 422},
-		{"POST", "/api/events", jsonType, `{"kind":"calendar_event","title":"x"}`, 422},
-		{"POST", "/api/events", jsonType, `{"kind":"activity_log","status":"in_progress","ended_at":"2026-11-22T00:00:00Z"}`, 422},
-		{"POST", "/api/events", jsonType, `{"kind":"task","title":"a\u0000"}`, 422},
-		{"POST", "/api/events", jsonType, `{"kind":"task","title":"again","source":"email","source_ref":"m-1"}`, 409},
-		{"POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "colour": {"red"}}), 422},
-		{"PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z","status":"done"}`, 422},
-		{"PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z","priority":9}`, 422},
-		{"PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z",`, 400},
-		{"PATCH", path(task.ID), "text/plain", `due_at=2026-11-26`, 415},
-		{"PATCH", path(cal.ID), jsonType, `{"end_at":"2026-11-24T00:00:00Z"}`, 422},
-		{"PATCH", path(cal.ID), formType, form(url.Values{"title": {"c"}, "start_at": {""}}), 422},
-		{"PATCH", "/api/events/999999", jsonType, `{"title":"x"}`, 404},
-		{"POST", path(done.ID, "complete"), "", "", 409},
-		{"POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 409},
-		{"POST", path(task.ID, "reactivate"), "", "", 409},
-		{"POST", path(log.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 422},
-		{"POST", path(task.ID, "defer"), jsonType, `{"defer_until":"2026-11-01T00:00:00Z"}`, 422},
-		{"POST", path(task.ID, "defer"), formType, form(url.Values{"defer_until": {"2026-11-22T09:00"}}), 422},
-		{"POST", path(task.ID, "complete"), jsonType, `{"x":1}`, 422},
-		{"POST", path(task.ID, "cancel"), "text/plain", `now`, 415},
-		{"POST", "/api/events/999999/complete", "", "", 404},
-		{"DELETE", path(task.ID), "", "", 405},
-		{"PUT", path(task.ID), jsonType, `{"title":"x"}`, 405},
-		{"POST", "/api/events", jsonType, `{"kind":"task","title":"x","description":"` + strings.Repeat("a", 300<<10) + `"}`, 413},
+		// bodies that do not parse
+		{"unfinished JSON", "POST", "/api/events", jsonType, `{"kind":"task"`, 400, nil},
+		{"data after the object", "POST", "/api/events", jsonType, `{"kind":"task","title":"x"}{}`, 400, nil},
+		{"JSON null body", "POST", "/api/events", jsonType, `null`, 400, nil},
+		{"a form sent as JSON", "POST", "/api/events", jsonType, `kind=task&title=x`, 400, nil},
+		{"byte order mark", "POST", "/api/events", jsonType, "\xef\xbb\xbf{\"kind\":\"task\",\"title\":\"x\"}", 400, nil},
+		{"UTF-16 body", "POST", "/api/events", "application/json; charset=utf-16", "\xff\xfe{\x00}\x00", 400, nil},
+		{"invalid UTF-8 in JSON", "POST", "/api/events", jsonType, "{\"kind\":\"task\",\"title\":\"a\xffb\"}", 400, nil},
+		{"JSON nested 100,000 deep", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","description":` + nested(100_000) + `}`, 400, nil},
+		{"unfinished JSON in a PATCH", "PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z",`, 400, nil},
+		{"a form that does not parse", "POST", "/api/events", formType, "kind=task&title=x&a=%zz", 400, nil},
+		// media types
+		{"JSON sent as text", "POST", "/api/events", "text/plain", `{"kind":"task","title":"x"}`, 415, nil},
+		{"PATCH sent as text", "PATCH", path(task.ID), "text/plain", `due_at=2026-11-26`, 415, nil},
+		{"cancel with a text body", "POST", path(task.ID, "cancel"), "text/plain", `now`, 415, nil},
+		// wrong types and nulls
+		{"title an array", "POST", "/api/events", jsonType, `{"kind":"task","title":["x"]}`, 422, []string{"title"}},
+		{"title an operator object", "POST", "/api/events", jsonType, `{"kind":"task","title":{"$gt":""}}`, 422, []string{"title"}},
+		{"priority a boolean", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":true}`, 422, []string{"priority"}},
+		{"priority a fraction", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":2.5}`, 422, []string{"priority"}},
+		{"priority SQL in a string", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":"1; DROP TABLE events"}`, 422, []string{"priority"}},
+		{"priority a full-width digit", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":"\uff13"}`, 422, []string{"priority"}},
+		{"kind a number", "POST", "/api/events", jsonType, `{"kind":1,"title":"x"}`, 422, []string{"kind"}},
+		{"kind null", "POST", "/api/events", jsonType, `{"kind":null,"title":"x"}`, 422, []string{"kind"}},
+		{"title null", "POST", "/api/events", jsonType, `{"kind":"task","title":null}`, 422, []string{"title"}},
+		{"start_at null on a calendar entry", "POST", "/api/events", jsonType, `{"kind":"calendar_event","title":"x","start_at":null}`, 422, []string{"start_at"}},
+		{"empty object", "POST", "/api/events", jsonType, `{}`, 422, []string{"kind"}},
+		{"priority null in a PATCH", "PATCH", path(task.ID), jsonType, `{"priority":null}`, 422, []string{"priority"}},
+		{"all_day null in a PATCH", "PATCH", path(cal.ID), jsonType, `{"all_day":null}`, 422, []string{"all_day"}},
+		// huge numbers and impossible times
+		{"priority 1e400", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":1e400}`, 422, []string{"priority"}},
+		{"priority above uint64", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":18446744073709551617}`, 422, []string{"priority"}},
+		{"priority below int64", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","priority":-9223372036854775809}`, 422, []string{"priority"}},
+		{"PATCH priority 9", "PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z","priority":9}`, 422, []string{"priority"}},
+		{"year 99999", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","due_at":"99999-01-01T00:00:00Z"}`, 422, []string{"due_at"}},
+		{"year 0000", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","due_at":"0000-01-01T00:00:00Z"}`, 422, []string{"due_at"}},
+		{"offset of 25 hours", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","due_at":"2026-11-25T00:00:00+25:00"}`, 422, []string{"due_at"}},
+		{"a leap second", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","due_at":"2016-12-31T23:59:60Z"}`, 422, []string{"due_at"}},
+		{"defer to year 10000", "POST", path(task.ID, "defer"), jsonType, `{"defer_until":"10000-01-01T00:00:00Z"}`, 422, []string{"defer_until"}},
+		{"limit beyond int64", "GET", "/api/events?limit=99999999999999999999", "", "", 400, []string{"limit"}},
+		{"id beyond int64", "POST", "/api/events/99999999999999999999/complete", "", "", 404, nil},
+		{"id in Arabic-Indic digits", "PATCH", "/api/events/%D9%A1", jsonType, `{"title":"x"}`, 404, nil},
+		// invalid UTF-8 and control characters
+		{"invalid UTF-8 in a form", "POST", "/api/events", formType, "kind=task&title=a%FFb", 422, []string{"title"}},
+		{"NUL in a title", "POST", "/api/events", jsonType, `{"kind":"task","title":"a\u0000"}`, 422, []string{"title"}},
+		{"NUL in a form title", "POST", "/api/events", formType, "kind=task&title=x%00", 422, []string{"title"}},
+		{"bell in a title", "POST", "/api/events", jsonType, `{"kind":"task","title":"ding\u0007"}`, 422, []string{"title"}},
+		{"newline in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"a\nb"}`, 422, []string{"project_tag"}},
+		{"terminal escape in a description", "PATCH", path(task.ID), jsonType, `{"description":"\u001b[2J"}`, 422, []string{"description"}},
+		{"CR in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\rb"}`, 422, []string{"source_ref"}},
+		// 10,000 characters
+		{"10,000-character project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"` + long + `"}`, 422, []string{"project_tag"}},
+		{"10,000-character form project_tag", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "project_tag": {long}}), 422, []string{"project_tag"}},
+		{"10,000-character tag in a PATCH", "PATCH", path(task.ID), jsonType, `{"project_tag":"` + long + `"}`, 422, []string{"project_tag"}},
+		{"10,000-character title", "POST", "/api/events", jsonType, `{"kind":"task","title":"` + long + `"}`, 422, []string{"title"}},
+		{"10,000-character source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"` + long + `"}`, 422, []string{"source_ref"}},
+		{"10,000-character field name", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","` + long + `":1}`, 422, []string{long}},
+		// SQL and HTML injection
+		{"SQL in a kind", "POST", "/api/events", jsonType, `{"kind":"task'; DROP TABLE events;--","title":"x"}`, 422, []string{"kind"}},
+		{"SQL in a source", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"email' OR '1'='1","source_ref":"r"}`, 422, []string{"source"}},
+		{"SQL in a status filter", "GET", "/api/events?status=planned%27)%20OR%201%3D1--", "", "", 400, []string{"status"}},
+		{"SQL in an id", "PATCH", "/api/events/1%3BDROP%20TABLE%20events", jsonType, `{"title":"y"}`, 404, nil},
+		{"SQL in a cursor", "GET", "/api/events?cursor=%27%20OR%201%3D1%20--", "", "", 400, []string{"cursor"}},
+		{"a zone that is a path", "GET", "/api/events?tz=..%2F..%2Fetc%2Fpasswd", "", "", 400, []string{"tz"}},
+		{"HTML in a kind", "POST", "/api/events", jsonType, `{"kind":"<script>alert(1)</script>","title":"x"}`, 422, []string{"kind"}},
+		{"HTML as a field name", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","<img src=x onerror=alert(1)>":1}`, 422, []string{"<img src=x onerror=alert(1)>"}},
+		// deeply nested JSON
+		{"description nested 5,000 deep", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","description":` + nested(5_000) + `}`, 422, []string{"description"}},
+		{"unknown field nested 2,000 deep", "POST", "/api/events", jsonType, strings.Repeat(`{"a":`, 2_000) + "1" + strings.Repeat("}", 2_000), 422, []string{"a"}},
+		// duplicate and unknown keys
+		{"kind twice", "POST", "/api/events", jsonType, `{"kind":"task","kind":"calendar_event","title":"x"}`, 422, []string{"kind"}},
+		{"title twice, same value", "PATCH", path(task.ID), jsonType, `{"title":"a","title":"a"}`, 422, []string{"title"}},
+		{"priority twice in a form", "POST", "/api/events", formType, "kind=task&title=x&priority=1&priority=3", 422, []string{"priority"}},
+		{"desc and description in a form", "PATCH", path(task.ID), formType, "title=x&desc=a&description=b", 422, []string{"description"}},
+		{"unknown field", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","colour":1}`, 422, []string{"colour"}},
+		{"unknown form field", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "colour": {"red"}}), 422, []string{"colour"}},
+		{"JSON sent as a form", "POST", "/api/events", formType, `{"kind":"task","title":"x"}`, 422, []string{`{"kind":"task","title":"x"}`}},
+		{"status smuggled into a PATCH", "PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z","status":"done"}`, 422, []string{"status"}},
+		{"desc in a JSON PATCH", "PATCH", path(task.ID), jsonType, `{"title":"x","desc":"y"}`, 422, []string{"desc"}},
+		{"a field in a complete", "POST", path(task.ID, "complete"), jsonType, `{"x":1}`, 422, []string{"x"}},
+		// forged cursors
+		{"a well-signed cursor at an impossible time", "GET", "/api/events/inbox?cursor=" + url.QueryEscape(signed), "", "", 400, []string{"cursor"}},
+		{"a parameter twice", "GET", "/api/events?from=2026-11-25T00:00:00Z&from=2026-11-26T00:00:00Z", "", "", 400, []string{"from"}},
+		// storage rules and the lifecycle
+		{"calendar entry without a start", "POST", "/api/events", jsonType, `{"kind":"calendar_event","title":"x"}`, 422, []string{"start_at"}},
+		{"running log with an end", "POST", "/api/events", jsonType, `{"kind":"activity_log","status":"in_progress","ended_at":"2026-11-22T00:00:00Z"}`, 422, []string{"ended_at"}},
+		{"second create of a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"again","source":"email","source_ref":"m-1"}`, 409, nil},
+		{"end before start", "PATCH", path(cal.ID), jsonType, `{"end_at":"2026-11-24T00:00:00Z"}`, 422, []string{"end_at"}},
+		{"start cleared in a form", "PATCH", path(cal.ID), formType, form(url.Values{"title": {"c"}, "start_at": {""}}), 422, []string{"start_at"}},
+		{"PATCH of no event", "PATCH", "/api/events/999999", jsonType, `{"title":"x"}`, 404, nil},
+		{"complete twice", "POST", path(done.ID, "complete"), "", "", 409, nil},
+		{"defer a done task", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 409, nil},
+		{"nothing to reactivate", "POST", path(task.ID, "reactivate"), "", "", 409, nil},
+		{"defer an activity log", "POST", path(log.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 422, []string{"kind"}},
+		{"defer into the past", "POST", path(task.ID, "defer"), jsonType, `{"defer_until":"2026-11-01T00:00:00Z"}`, 422, []string{"defer_until"}},
+		{"defer to now from a form", "POST", path(task.ID, "defer"), formType, form(url.Values{"defer_until": {"2026-11-22T12:00"}}), 422, []string{"defer_until"}},
+		{"complete of no event", "POST", "/api/events/999999/complete", "", "", 404, nil},
+		{"DELETE", "DELETE", path(task.ID), "", "", 405, nil},
+		{"PUT", "PUT", path(task.ID), jsonType, `{"title":"x"}`, 405, nil},
+		{"a body over the limit", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","description":"` + strings.Repeat("a", 300<<10) + `"}`, 413, nil},
 	}
 	for _, tt := range refused {
 		var a answer
@@ -385,12 +476,13 @@ func TestRefusedRequestsWriteNothing(t *testing.T) {
 		} else {
 			a = s.do(tt.method, tt.target, tt.ctype, tt.body)
 		}
-		if a.Status != tt.status {
-			t.Errorf("%s: status = %d, want %d", a, a.Status, tt.status)
-		}
+		t.Run(tt.name, func(t *testing.T) { a.problem(t, tt.status, tt.fields...) })
 		if e2, h2 := s.counts(); e2 != ev || h2 != hist {
-			t.Fatalf("after %s %s (%d): %d events, %d history rows; want %d, %d", tt.method, tt.target, a.Status, e2, h2, ev, hist)
+			t.Fatalf("after %q (%d): %d events, %d history rows; want %d, %d", tt.name, a.Status, e2, h2, ev, hist)
 		}
+	}
+	if len(refused) < 40 {
+		t.Errorf("%d hostile inputs, want at least 40", len(refused))
 	}
 	if after := s.get(path(task.ID)).want(t, http.StatusOK); string(after.Body) != string(before.Body) {
 		t.Errorf("the task changed:\n%s\nwant\n%s", after.Body, before.Body)

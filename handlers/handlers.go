@@ -28,11 +28,16 @@ const BodyLimit = 256 << 10
 
 // Options configure the HTTP surface.
 type Options struct {
-	RequestTimeout time.Duration
-	TrustedProxies []string
-	NotesURL       string    // the sidebar's Notes entry; default /notes
-	Auth           *app.Auth // nil or not Enabled: no authentication
-	Logger         *slog.Logger
+	RequestTimeout time.Duration // the deadline of a handler and its statements; default 10s
+	// ReadTimeout bounds reading one request, headers and body (default
+	// 30s): a client that trickles its body is cut off with 408.
+	// WriteTimeout bounds writing an answer (default 30s); IdleTimeout a
+	// keep-alive connection between requests (default 60s).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	TrustedProxies                         []string
+	NotesURL                               string    // the sidebar's Notes entry; default /notes
+	Auth                                   *app.Auth // nil or not Enabled: no authentication
+	Logger                                 *slog.Logger
 }
 
 // Handlers serves the routes over one app.Service.
@@ -50,8 +55,14 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if opts.NotesURL == "" {
 		opts.NotesURL = "/notes"
 	}
-	if opts.RequestTimeout == 0 {
-		opts.RequestTimeout = 10 * time.Second
+	for _, d := range []struct {
+		p   *time.Duration
+		def time.Duration
+	}{{&opts.RequestTimeout, 10 * time.Second}, {&opts.ReadTimeout, 30 * time.Second},
+		{&opts.WriteTimeout, 30 * time.Second}, {&opts.IdleTimeout, 60 * time.Second}} {
+		if *d.p == 0 {
+			*d.p = d.def
+		}
 	}
 	h := &Handlers{svc: svc, opts: opts, log: opts.Logger}
 	engine, err := newEngine(svc.Location())
@@ -64,13 +75,17 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		ErrorHandler:            h.errorHandler,
 		JSONEncoder:             models.EncodeJSON,
 		BodyLimit:               BodyLimit,
-		ReadTimeout:             30 * time.Second,
-		WriteTimeout:            30 * time.Second,
-		IdleTimeout:             60 * time.Second,
+		ReadTimeout:             opts.ReadTimeout,
+		WriteTimeout:            opts.WriteTimeout,
+		IdleTimeout:             opts.IdleTimeout,
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          opts.TrustedProxies,
 		DisableStartupMessage:   true,
 	})
+	// fasthttp quotes the request it could not parse in its error, headers
+	// (Authorization, Cookie) included; that error reaches the log and the
+	// answer, so it must not carry them.
+	f.Server().SecureErrorLogMessage = true
 	h.routes(f)
 	return f, nil
 }

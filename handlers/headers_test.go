@@ -67,7 +67,5 @@ func TestSecurityHeadersAndRequestIDOnEveryAnswer(t *testing.T) {
 	}
 }
 
-// A 500 says nothing internal. No handler can be made to panic from the
-// outside without changing code, so the mapping is checked where it can be:
-// the 503 of an unreachable database (TestDatabaseUnreachable503) and the
-// problem shape of every 4xx.
+// A 500 says nothing internal: TestPanicAnswers500AndServingGoesOn panics
+// in a route of its own on the real app.

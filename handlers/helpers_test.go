@@ -331,6 +331,7 @@ var statusTitles = map[int]string{
 	403: "Forbidden",
 	422: "Unprocessable Content",
 	429: "Too Many Requests",
+	500: "Internal Server Error",
 	503: "Service Unavailable",
 }
 

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
@@ -141,20 +142,57 @@ func TestTabShowsMoreFromTheAPI(t *testing.T) {
 	}
 }
 
+// TestPagesEscapeWhatTheUserTyped: every stored string a page shows (title,
+// description, project tag), and what a refused form sends back, is escaped
+// in the whole pages and in the fragments htmx swaps in, whichever context
+// it lands in (text, attribute value, textarea).
 func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
 	s := newServer(t)
-	e := s.create(`{"kind":"task","title":"<script>alert(1)</script>","description":"\"><img src=x onerror=alert(2)>","project_tag":"<b>x</b>"}`)
-	for _, target := range []string{"/events?tab=inbox", "/events/" + strconv.FormatInt(e.ID, 10)} {
-		body := s.get(target).pageHTML(t, http.StatusOK)
-		for _, raw := range []string{"<script>alert", "<img src=x", "<b>x</b>"} {
-			if strings.Contains(body, raw) {
-				t.Errorf("%s holds %q unescaped", target, raw)
+	typed := map[string]string{ // field: what was typed
+		"title":       `<script>alert("title")</script>`,
+		"description": `</textarea><img src=x onerror=alert("desc")>`,
+		"project_tag": `"><svg onload=alert(1)>`,
+	}
+	body, _ := json.Marshal(map[string]string{"kind": "task", "title": typed["title"], "description": typed["description"],
+		"project_tag": typed["project_tag"], "source": "chat", "source_ref": `<iframe src="javascript:alert(2)">`})
+	e := s.create(string(body))
+	id := strconv.FormatInt(e.ID, 10)
+	escaped := map[string]string{
+		"title":       `&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;`,
+		"description": `&lt;/textarea&gt;&lt;img src=x onerror=alert(&#34;desc&#34;)&gt;`,
+		"project_tag": `&#34;&gt;&lt;svg onload=alert(1)&gt;`,
+	}
+	raw := []string{"<script>alert", "<img src=x", "<svg", "<iframe", "</textarea><img"}
+	check := func(name, body string, shown ...string) {
+		t.Helper()
+		for _, r := range raw {
+			if strings.Contains(body, r) {
+				t.Errorf("%s holds %q unescaped", name, r)
 			}
 		}
-		if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
-			t.Errorf("%s does not show the title escaped", target)
+		for _, f := range shown {
+			if !strings.Contains(body, escaped[f]) {
+				t.Errorf("%s does not show the %s escaped (%s)", name, f, escaped[f])
+			}
 		}
 	}
+	check("the inbox", s.get("/events?tab=inbox").pageHTML(t, http.StatusOK), "title", "project_tag")
+	check("the inbox tab fragment", s.get("/events?tab=inbox", hx...).html(t, http.StatusOK), "title", "project_tag")
+	check("the detail page", s.get("/events/"+id).pageHTML(t, http.StatusOK), "title", "description", "project_tag")
+	check("the row fragment", s.get(path(e.ID), hx...).html(t, http.StatusOK), "title", "project_tag")
+	check("the API list fragment", s.get("/api/events", hx...).html(t, http.StatusOK), "title", "project_tag")
+	// A refused save sends back what was typed.
+	refused := url.Values{"title": {typed["title"]}, "desc": {typed["description"]}, "project_tag": {typed["project_tag"]}, "priority": {"9"}}
+	check("a refused save", s.form("PATCH", path(e.ID), refused, toDetail...).html(t, http.StatusUnprocessableEntity), "title", "description", "project_tag")
+	newForm := url.Values{"kind": {"task"}, "title": {typed["title"]}, "desc": {typed["description"]}, "project_tag": {typed["project_tag"]}, "priority": {"9"}}
+	check("a refused new form", s.form("POST", "/api/events", newForm, "HX-Request", "true", "HX-Target", "form#new-form").html(t, http.StatusUnprocessableEntity), "title", "description", "project_tag")
+	// A problem naming a field the client made up.
+	check("a problem fragment", s.json("POST", "/api/events", `{"kind":"task","title":"x","<img src=x onerror=alert(3)>":1}`, hx...).html(t, http.StatusUnprocessableEntity))
+	check("an error page", s.get("/events?tab=<script>alert(4)</script>").pageHTML(t, http.StatusBadRequest))
+	// The history shows stored times and statuses only; a reschedule of the
+	// escaped event renders too.
+	s.json("PATCH", path(e.ID), `{"due_at":"2026-11-30T00:00:00Z"}`).want(t, http.StatusOK)
+	check("the history fragment", s.get(path(e.ID, "history"), hx...).html(t, http.StatusOK))
 }
 
 func TestDetailPage(t *testing.T) {

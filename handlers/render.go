@@ -148,6 +148,19 @@ func problemFor(err error) problem {
 	return p
 }
 
+// loggedFields names the fields of a problem for the log: a name the API
+// knows as itself, any other as "(unknown)".
+func loggedFields(errs []models.FieldError) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = "(unknown)"
+		if models.KnownName(e.Field) {
+			out[i] = e.Field
+		}
+	}
+	return out
+}
+
 func statusTitle(status int) string {
 	switch status {
 	case fiber.StatusUnprocessableEntity:
@@ -180,7 +193,10 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	if p.Status >= 500 {
 		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
 	} else {
-		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+		// The reason is in the answer; the log keeps the status and the
+		// names of the fields at fault, never what the client sent (a name
+		// the API does not know may be anything, a password too).
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

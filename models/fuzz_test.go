@@ -238,3 +238,93 @@ func checkAnswer(t *testing.T, e Event) {
 		}
 	}
 }
+
+// querySeeds are raw query strings, as a client sends them after the "?".
+var querySeeds = []string{
+	``, `&`, `=`, `%zz`, `a;b`, `limit=1`, `limit=1000`, `limit=1001`, `limit=0`, `limit=-1`, `limit=1e3`, `limit=+5`,
+	`limit=99999999999999999999`, `limit=1&limit=2`, `tz=UTC`, `tz=Asia/Seoul`, `tz=`, `tz=Local`, `tz=../../etc/passwd`,
+	`tz=%2Fetc%2Flocaltime`, `tz=America/New_York&from=2026-03-08T02:30:00-05:00`, `kind=task,activity_log`, `kind=`,
+	`kind=task,`, `status=planned,done`, `status=PLANNED`, `status=planned%00`, `source=email,other`, `source=`,
+	`from=2026-11-25T00:00:00Z&to=2026-11-26T00:00:00Z`, `from=2026-11-25T00:00:00+09:00`,
+	`from=2026-11-25T00:00:00%2B09:00`, `from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59.999999Z`,
+	`from=0000-12-31T23:59:59Z`, `to=10000-01-01T00:00:00Z`, `from=2026-11-25T00:00:00Z&to=2026-11-25T00:00:00Z`,
+	`from=2026-02-30T00:00:00Z`, `from=2026-11-25T24:00:00Z`, `from=2026-11-25T00:00:00.1234567891Z`,
+	`project_tag=%3Cb%3Ex%3C%2Fb%3E`, `project_tag=a%26source%3Demail`, `project_tag=%27%3B+DROP+TABLE+events%3B--`,
+	`cursor=abc`, `cursor=`, `cursor=MC4tLjEuMWgzbDFtMnpyMWZ6NQ`, `cursor=%FF`, `foo=1`, `id=1&page=2`,
+}
+
+// FuzzParseListQuery: for every listing and any raw query string, parsing
+// never panics; every refusal is a *BadRequestError naming a parameter of
+// the query (or none, for a query that does not parse); what is accepted is
+// in bounds, and a cursor made for an accepted query leads back to its
+// position.
+func FuzzParseListQuery(f *testing.F) {
+	for _, s := range querySeeds {
+		f.Add(s)
+	}
+	seoul := mustZone(f, "Asia/Seoul")
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return // the handlers answer 400 before ParseListQuery
+		}
+		for _, l := range listings {
+			lq, err := ParseListQuery(l, q, seoul)
+			if err != nil {
+				var bad *BadRequestError
+				if !errors.As(err, &bad) {
+					t.Fatalf("%s?%s: error of type %T: %v", l, raw, err, err)
+				}
+				if !q.Has(bad.Field) {
+					t.Fatalf("%s?%s: the error names %q, which is not a parameter of the query: %v", l, raw, bad.Field, err)
+				}
+				continue
+			}
+			for name := range q {
+				if !slices.Contains(listAllowed[l], name) {
+					t.Fatalf("%s?%s: accepted the parameter %q", l, raw, name)
+				}
+			}
+			if lq.Limit < 1 || lq.Limit > MaxLimit || lq.Loc == nil {
+				t.Fatalf("%s?%s: limit %d, zone %v", l, raw, lq.Limit, lq.Loc)
+			}
+			if lq.From != nil && lq.To != nil && !lq.From.Before(*lq.To) {
+				t.Fatalf("%s?%s: from %s is not before to %s", l, raw, lq.From, lq.To)
+			}
+			for _, tm := range []*time.Time{lq.From, lq.To} {
+				if tm != nil && (tm.Location() != time.UTC || tm.Year() < 1 || tm.Year() > 9999) {
+					t.Fatalf("%s?%s: a bound %s outside UTC years 0001..9999", l, raw, tm)
+				}
+			}
+			for _, k := range lq.Kinds {
+				if !k.Valid() {
+					t.Fatalf("%s?%s: kind %q", l, raw, k)
+				}
+			}
+			for _, s := range lq.Statuses {
+				if !s.Valid() {
+					t.Fatalf("%s?%s: status %q", l, raw, s)
+				}
+			}
+			for _, s := range lq.Sources {
+				if !s.Valid() {
+					t.Fatalf("%s?%s: source %q", l, raw, s)
+				}
+			}
+			if a := lq.After; a != nil && a.T != nil && (a.T.Year() < 0 || a.T.Year() > 10000) {
+				t.Fatalf("%s?%s: a cursor at %s, a time no event can have (PostgreSQL may refuse it)", l, raw, a.T)
+			}
+			// A cursor of this query leads back to its position.
+			p := Position{G: 1, T: at(time.Date(2026, 11, 25, 0, 0, 0, 123000, time.UTC)), ID: 42}
+			again := url.Values{}
+			for k, v := range q {
+				again[k] = v
+			}
+			again.Set("cursor", lq.Cursor(p))
+			back, err := ParseListQuery(l, again, seoul)
+			if err != nil || back.After == nil || back.After.G != p.G || back.After.ID != p.ID || !samePtr(back.After.T, p.T) {
+				t.Fatalf("%s?%s: its own cursor gives %+v, %v; want %+v", l, raw, back.After, err, p)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,6 +106,25 @@ var fields = map[string]field{
 	"source":      {fSource, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.Source }},
 	"source_ref":  {fString, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.SourceRef }},
 	"defer_until": {fTime, false, []FieldSet{DeferFields}, func(in *Input) any { return &in.DeferUntil }},
+}
+
+// KnownName reports whether name is a field, a form field or a query
+// parameter the API knows. A log may show such a name; any other name came
+// from the client and may hold anything.
+func KnownName(name string) bool {
+	if _, ok := fields[name]; ok {
+		return true
+	}
+	for _, params := range listParams {
+		if slices.Contains(params, name) {
+			return true
+		}
+	}
+	switch name {
+	case "id", "created_at", "updated_at", "reactivate_to", "completed_at", "cancelled_at", "desc", "tab", CSRFField:
+		return true
+	}
+	return false
 }
 
 // refusal says why a known field is refused in a request of this set, or "" when it is accepted.

@@ -201,6 +201,12 @@ func (lq ListQuery) decodeCursor(s string) (Position, error) {
 			return Position{}, bad
 		}
 		t := time.UnixMicro(us).UTC()
+		if y := t.Year(); y < 0 || y > 10000 {
+			// No event has such a time (they are in the years 0001..9999,
+			// give or take a zone's day), and PostgreSQL refuses some: the
+			// check is no secret, so a well-signed cursor may still lie.
+			return Position{}, bad
+		}
 		p.T = &t
 	}
 	if p.ID, err = strconv.ParseInt(parts[2], 10, 64); err != nil {

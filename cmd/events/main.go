@@ -217,9 +217,12 @@ func serve(logger *slog.Logger) error {
 		return err
 	case <-ctx.Done():
 	}
-	stopSignals() // a second Ctrl-C ends the process at once
-	logger.Info("shutting down: finishing the requests in flight")
-	if err := web.ShutdownWithTimeout(15 * time.Second); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	stopSignals() // a second Ctrl-C or SIGTERM ends the process at once
+	logger.Info("shutting down: finishing the requests in flight", "deadline", cfg.ShutdownTimeout.String())
+	switch err := web.ShutdownWithTimeout(cfg.ShutdownTimeout); {
+	case errors.Is(err, context.DeadlineExceeded):
+		logger.Warn("shutdown deadline passed: the requests still in flight are cut off", "deadline", cfg.ShutdownTimeout.String())
+	case err != nil:
 		logger.Error("shutdown", "error", err)
 	}
 	return nil

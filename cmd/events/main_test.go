@@ -306,6 +306,7 @@ func TestBadConfigurationStops(t *testing.T) {
 		{"EVENTS_TIMEZONE=Mars/Base", "EVENTS_TIMEZONE"},
 		{"PORT=http", "PORT must be a port number"},
 		{"EVENTS_REQUEST_TIMEOUT=soon", "EVENTS_REQUEST_TIMEOUT must be a duration"},
+		{"EVENTS_SHUTDOWN_TIMEOUT=forever", "EVENTS_SHUTDOWN_TIMEOUT must be a duration"},
 		{"EVENTS_TRUSTED_PROXIES=nginx", "EVENTS_TRUSTED_PROXIES must list"},
 		{"DATABASE_URL=mysql://x", "DATABASE_URL must be a postgres:// URL"},
 		{"HOST=0.0.0.0", "refusing to listen on 0.0.0.0 without authentication"},

@@ -1,0 +1,308 @@
+package handlers_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/app"
+	"events/app/dbtest"
+	"events/handlers"
+)
+
+// syncBuffer is a log destination that tests read while the server writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// logLines parses the JSON log lines written so far.
+func (b *syncBuffer) logLines(t *testing.T) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(b.String()))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("a log line is not JSON: %v\n%s", err, sc.Text())
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// loggedApp is the real app over a fresh database, logging JSON into the
+// returned buffer, served on a loopback port; extra adds test-only routes.
+func loggedApp(t *testing.T, opts handlers.Options, extra func(*fiber.App)) (base string, logs *syncBuffer) {
+	t.Helper()
+	logs = &syncBuffer{}
+	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = 5 * time.Second
+	}
+	f, err := handlers.New(app.NewService(dbtest.New(t), seoul, func() time.Time { return t0 }), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if extra != nil {
+		extra(f)
+	}
+	return serve(t, f), logs
+}
+
+// serve serves f on a loopback port until the test ends.
+func serve(t *testing.T, f *fiber.App) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = f.Listener(ln) }()
+	t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
+	return "http://" + ln.Addr().String()
+}
+
+// call sends one request over the network and reads the answer.
+func call(t *testing.T, method, url, ctype, body string, headers ...string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{method: method, target: req.URL.Path, Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// TestLogsHoldNoSecrets: one structured line per request with its id,
+// method, path, status, duration and client; never a body, a token, a
+// cookie, a password or a query value, whatever the answer.
+func TestLogsHoldNoSecrets(t *testing.T) {
+	base, logs := loggedApp(t, handlers.Options{}, nil)
+	secret := []string{"Authorization", "Bearer secret-token-xyz", "Cookie", "session=secret-cookie-xyz"}
+	sent := []answer{
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"secret-body-title-xyz","description":"secret-body-desc-xyz"}`, secret...),
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"x","secret-body-key-xyz":"secret-body-value-xyz"}`, secret...),
+		call(t, "POST", base+"/api/events", formType, "kind=task&title=x&password=secret-password-xyz", secret...),
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"secret-body-kind-xyz","title":"x"}`, secret...),
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title": secret-body-syntax-xyz}`, secret...),
+		call(t, "POST", base+"/api/events", "text/plain", `secret-body-text-xyz`, secret...),
+		call(t, "GET", base+"/api/events?tz=secret-query-zone-xyz", "", "", secret...),
+		call(t, "GET", base+"/api/events?secret-query-key-xyz=1&token=secret-query-token-xyz", "", "", secret...),
+		call(t, "GET", base+"/events?tab=secret-query-tab-xyz", "", "", secret...),
+		call(t, "GET", base+"/api/events/999999", "", "", secret...),
+	}
+	// A request that does not parse as HTTP: fasthttp's error quotes the
+	// request it read.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.WriteString(conn, "GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer secret-token-raw-xyz\r\nCookie: session=secret-cookie-raw-xyz\r\nContent-Length: secret-length-xyz\r\n\r\n")
+	raw, _ := io.ReadAll(conn)
+	conn.Close()
+	if !bytes.HasPrefix(raw, []byte("HTTP/1.1 400")) || bytes.Contains(raw, []byte("secret-")) {
+		t.Errorf("a request that does not parse: got %q, want a 400 that quotes nothing of it", raw)
+	}
+
+	out := logs.String()
+	if !strings.Contains(out, `"msg":"request refused"`) || strings.Count(out, `"status":400`) < 5 {
+		t.Errorf("the refusals are not logged:\n%s", out)
+	}
+	for _, s := range []string{"secret-", "Bearer", "session="} {
+		if strings.Contains(out, s) {
+			t.Errorf("the log holds %q:\n%s", s, out)
+		}
+	}
+	// One request line per answer, with its fields.
+	byID := map[string]map[string]any{}
+	for _, l := range logs.logLines(t) {
+		if l["msg"] == "request" {
+			byID[l["id"].(string)] = l
+		}
+	}
+	for _, a := range sent {
+		id := a.Header.Get("X-Request-Id")
+		l, ok := byID[id]
+		if !ok {
+			t.Errorf("%s: no request line with id %q", a, id)
+			continue
+		}
+		if l["method"] != a.method || l["path"] != a.target || l["status"] != float64(a.Status) || l["client"] != "127.0.0.1" {
+			t.Errorf("%s: request line %v", a, l)
+		}
+		if d, ok := l["duration_ms"].(float64); !ok || d < 0 {
+			t.Errorf("%s: duration_ms = %v", a, l["duration_ms"])
+		}
+	}
+	if len(byID) != len(sent) {
+		t.Errorf("%d request lines for %d requests:\n%s", len(byID), len(sent), out)
+	}
+}
+
+// TestPanicAnswers500AndServingGoesOn: a handler that panics (a route of
+// this test only, on the real app) answers 500 problem details that say
+// nothing internal; the panic is logged as an error with the request id and
+// the stack; the server goes on serving, the database too.
+func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
+	base, logs := loggedApp(t, handlers.Options{}, func(f *fiber.App) {
+		f.Get("/test-only/panic", func(c *fiber.Ctx) error { panic("boom-internal-detail") })
+	})
+	for range 3 {
+		a := call(t, "GET", base+"/test-only/panic", "", "")
+		p := a.problem(t, http.StatusInternalServerError)
+		if strings.Contains(string(a.Body), "boom") || strings.Contains(p.Detail, "goroutine") {
+			t.Errorf("the 500 leaks the panic: %s", a.Body)
+		}
+		checkSecurityHeaders(t, a)
+		id := a.Header.Get("X-Request-Id")
+		var logged bool
+		for _, l := range logs.logLines(t) {
+			if l["msg"] == "panic" && l["id"] == id {
+				logged = true
+				if l["level"] != "ERROR" || l["panic"] != "boom-internal-detail" || !strings.Contains(l["stack"].(string), "faults_test.go") {
+					t.Errorf("panic line: %v", l)
+				}
+			}
+		}
+		if !logged {
+			t.Errorf("no panic line with the request id %q:\n%s", id, logs)
+		}
+		call(t, "GET", base+"/healthz", "", "").want(t, http.StatusOK)
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"after a panic"}`).want(t, http.StatusCreated)
+	}
+}
+
+// TestSlowBodyIsCutOffAndOthersAreServed: a client that trickles its body
+// is cut off by the read timeout (1 s here, 30 s in the service) with 408,
+// while other clients are served; nothing of the slow request is written.
+// The bound of 3 s proves the cut: the trickle would last 100 s.
+func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
+	db := dbtest.New(t)
+	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }),
+		handlers.Options{Logger: quiet, ReadTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serve(t, f)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	began := time.Now()
+	_, _ = io.WriteString(conn, "POST /api/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	go func() { // one byte every 100 ms: 100 s for the whole body
+		for range 999 {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	for range 5 {
+		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"meanwhile"}`).want(t, http.StatusCreated)
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	took := time.Since(began)
+	if err != nil {
+		t.Fatalf("the slow client got no answer: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestTimeout || took > 3*time.Second {
+		t.Errorf("the slow client: %d after %s, want 408 within 3 s", res.StatusCode, took)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || n != 5 {
+		t.Errorf("events stored = %d (%v), want the 5 of the other client", n, err)
+	}
+	call(t, "GET", base+"/readyz", "", "").want(t, http.StatusOK)
+}
+
+// TestStatementTimeoutEndsALockWait503: a statement that waits on a row lock
+// another connection holds ends at the statement timeout (500 ms here, the
+// request timeout in the service) with 503 problem details, well before the
+// request's own deadline (5 s); nothing is written, and once the lock is
+// gone the same request succeeds. The service answers 503 (not 504): it is
+// the origin, and the database did not answer in time.
+func TestStatementTimeoutEndsALockWait503(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	db, err := app.OpenDB(dsn, 500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &server{t: t, db: db, clock: &clock{t: t0}}
+	s.svc = app.NewService(db, seoul, s.clock.Now)
+	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.f = f
+	e := s.create(`{"kind":"task","title":"locked"}`)
+	_, hist := s.counts()
+
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("SELECT 1 FROM events WHERE id = ? FOR UPDATE", e.ID); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusServiceUnavailable)
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("the blocked request took %s, want the statement timeout (500 ms; under 3 s)", took)
+	}
+	_ = tx.Rollback()
+	if _, h2 := s.counts(); h2 != hist {
+		t.Errorf("history rows after the 503: %d, want %d", h2, hist)
+	}
+	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
+		t.Errorf("after the lock: status %s", got.Status)
+	}
+}
