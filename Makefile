@@ -28,6 +28,13 @@ test: postgres-binaries
 	$(MAKE) --no-print-directory fuzz
 	@echo "screenshots of the pages: $(EVENTS_SCREENSHOTS)"
 
+## soak: a steady mixed load through nginx for SOAK_DURATION (10m), then checks for errors, leaks and
+## lost writes; not part of make test
+SOAK_DURATION ?= 10m
+SOAK_RATE     ?= 40
+soak: postgres-binaries
+	$(GO) run ./cmd/soak -duration $(SOAK_DURATION) -rate $(SOAK_RATE) -out bin/soak.md
+
 ## fuzz: run each fuzz target briefly beyond its seed corpus (FUZZTIME=5s)
 fuzz:
 	@for target in $$($(GO) test -list '^Fuzz' ./models | grep '^Fuzz'); do \

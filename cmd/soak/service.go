@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+const soakPassword = "a soak-test password"
+
+// service is the real binary, with its pprof port for counting.
+type service struct {
+	cmd   *exec.Cmd
+	addr  string // host:port of its HTTP
+	pprof string // host:port of net/http/pprof
+	token string
+	log   *os.File
+}
+
+func startService(ctx context.Context, dir, dsn string) (*service, error) {
+	bin := filepath.Join(dir, "events")
+	build := exec.CommandContext(ctx, "go", "build", "-tags", "pprof", "-o", bin, "./cmd/events")
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	pport, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(soakPassword), bcrypt.DefaultCost)
+	if err != nil {
+		return nil, err
+	}
+	s := &service{addr: "127.0.0.1:" + port, pprof: "127.0.0.1:" + pport, token: "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
+	if s.log, err = os.Create(filepath.Join(dir, "service.log")); err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command(bin, "serve")
+	s.cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dsn, "HOST=127.0.0.1", "PORT="+port, "EVENTS_PPROF_ADDR="+s.pprof,
+		"EVENTS_PASSWORD_HASH="+string(hash), "EVENTS_SESSION_KEY=soak-session-key-"+strings.Repeat("k", 32),
+		"EVENTS_API_TOKENS="+s.token, "EVENTS_TRUSTED_PROXIES=127.0.0.1")
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := http.Get("http://" + s.addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return nil, fmt.Errorf("the service did not become ready; its log is %s", s.log.Name())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (s *service) stop() {
+	if s.cmd.Process != nil {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		_ = s.cmd.Wait()
+	}
+	s.log.Close()
+}
+
+// sample is the service's goroutines, heap in use (after a collection) and
+// resident memory at one moment.
+type sample struct {
+	goroutines int
+	heap, rss  int64 // bytes
+}
+
+func (s *service) sample() (sample, error) {
+	var out sample
+	// debug=1 starts with "goroutine profile: total N"
+	body, err := get("http://" + s.pprof + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return out, err
+	}
+	if _, err := fmt.Sscanf(body, "goroutine profile: total %d", &out.goroutines); err != nil {
+		return out, fmt.Errorf("goroutine profile: %v", err)
+	}
+	// gc=1 collects first; the text ends with the runtime's MemStats.
+	if body, err = get("http://" + s.pprof + "/debug/pprof/heap?debug=1&gc=1"); err != nil {
+		return out, err
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, "# HeapInuse = "); ok {
+			out.heap, _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	out.rss, err = residentBytes(s.cmd.Process.Pid)
+	return out, err
+}
+
+// settle waits up to limit for the goroutines and the heap to come back to
+// the starting level: goroutines within 5 of it, the heap within 50% plus
+// 4 MiB (what a collection leaves varies a little from one moment to the next).
+func (s *service) settle(before sample, limit time.Duration) (sample, bool, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		now, err := s.sample()
+		if err != nil {
+			return now, false, err
+		}
+		if back(before, now) {
+			return now, true, nil
+		}
+		if time.Now().After(deadline) {
+			return now, false, nil
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
+
+func back(before, now sample) bool {
+	return now.goroutines <= before.goroutines+5 && now.heap <= before.heap*3/2+4<<20
+}
+
+func get(url string) (string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
+
+// residentBytes is VmRSS of /proc/<pid>/status.
+func residentBytes(pid int) (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for %d", pid)
+}
+
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
+}
+
+func waitTCP(addr string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key.
+func selfSigned(certFile, keyFile string) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(time.Now().UnixNano()),
+		Subject:      pkix.Name{CommonName: "events soak"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+}
