@@ -5,7 +5,7 @@ BIN      := bin/events
 FUZZTIME ?= 5s
 EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
-.PHONY: run edge build test vet fuzz postgres-binaries clean
+.PHONY: run edge build test vet fuzz bench soak postgres-binaries clean
 
 ## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
 run: build postgres-binaries
@@ -41,6 +41,14 @@ fuzz:
 		echo "fuzz $$target for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./models || exit 1; \
 	done
+
+## bench: the performance harness (cmd/bench: seeds 1,000,000 events, drives the real binary with
+## vegeta and the same SQL with pgbench, writes bin/bench.md), then the allocations per listed row.
+## Flags through BENCH_FLAGS, e.g. make bench BENCH_FLAGS="-events 100000 -step 5s -runs 3"
+BENCH_FLAGS ?=
+bench: postgres-binaries
+	$(GO) run ./cmd/bench $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench BenchmarkListJSON -benchtime 200x ./handlers
 
 # The embedded default database needs the PostgreSQL server programs. When
 # they are missing, install them with the system's package manager where we

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -234,9 +236,21 @@ func (s *Service) History(ctx context.Context, id int64, q models.ListQuery) (Pa
 // page runs a listing's query (its last argument the LIMIT) one row past
 // the page, to know whether another page follows.
 func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args []any, pos func(*models.Event) models.Position) (Page[models.Event], error) {
-	out := Page[models.Event]{Items: []models.Event{}}
+	out := Page[models.Event]{Items: make([]models.Event, 0, q.Limit+1)}
 	args = append(args, q.Limit+1)
-	if err := s.db.NewRaw(sql, args...).Scan(ctx, &out.Items); err != nil {
+	rows, err := s.db.QueryContext(ctx, sql, args...)
+	if err != nil {
+		return out, classify(err)
+	}
+	defer rows.Close()
+	var r eventRow
+	for rows.Next() {
+		out.Items = append(out.Items, models.Event{})
+		if err := r.scan(rows, &out.Items[len(out.Items)-1]); err != nil {
+			return out, classify(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return out, classify(err)
 	}
 	if len(out.Items) > q.Limit {
@@ -245,4 +259,220 @@ func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args
 		out.NextCursor = &c
 	}
 	return out, nil
+}
+
+// eventRow scans the columns of eventColumns into an Event without bun's
+// reflection: a listing reads up to 1001 rows, and a page's time went
+// mostly into scanning them. The time fields of a row share one array.
+type eventRow struct {
+	dest  [21]any
+	e     *models.Event
+	times *[8]time.Time
+}
+
+func (r *eventRow) scan(rows *sql.Rows, e *models.Event) error {
+	r.e, r.times = e, new([8]time.Time)
+	if r.dest[0] == nil {
+		r.dest = [21]any{
+			int64Col{r}, enumCol[models.Kind]{r, func(e *models.Event) *models.Kind { return &e.Kind }},
+			enumCol[models.Status]{r, func(e *models.Event) *models.Status { return &e.Status }},
+			stringCol{r, func(e *models.Event) *string { return &e.Title }},
+			stringCol{r, func(e *models.Event) *string { return &e.Description }},
+			timeCol{r, 0}, timeCol{r, 1}, boolCol{r}, timeCol{r, 2}, timeCol{r, 3}, timeCol{r, 4},
+			priorityCol{r},
+			stringPtrCol{r, func(e *models.Event) **string { return &e.ProjectTag }},
+			timeCol{r, 5}, timeCol{r, 6}, timeCol{r, 7},
+			enumPtrCol[models.Source]{r, func(e *models.Event) **models.Source { return &e.Source }},
+			stringPtrCol{r, func(e *models.Event) **string { return &e.SourceRef }},
+			enumPtrCol[models.Status]{r, func(e *models.Event) **models.Status { return &e.UndoStatus }},
+			timeCol{r, -1}, timeCol{r, -2},
+		}
+	}
+	return rows.Scan(r.dest[:]...)
+}
+
+// The column scanners: each writes its value into the row's current event.
+type (
+	int64Col    struct{ r *eventRow }
+	boolCol     struct{ r *eventRow }
+	priorityCol struct{ r *eventRow }
+	stringCol   struct {
+		r     *eventRow
+		field func(*models.Event) *string
+	}
+	stringPtrCol struct {
+		r     *eventRow
+		field func(*models.Event) **string
+	}
+	enumCol[T ~string] struct {
+		r     *eventRow
+		field func(*models.Event) *T
+	}
+	enumPtrCol[T ~string] struct {
+		r     *eventRow
+		field func(*models.Event) **T
+	}
+	// timeCol i >= 0 is the i-th nullable time of the row, in column order;
+	// -1 is created_at, -2 updated_at.
+	timeCol struct {
+		r *eventRow
+		i int
+	}
+)
+
+func (c int64Col) Scan(src any) error {
+	v, ok := src.(int64)
+	if !ok {
+		return fmt.Errorf("id: cannot scan %T", src)
+	}
+	c.r.e.ID = v
+	return nil
+}
+
+func (c boolCol) Scan(src any) error {
+	v, ok := src.(bool)
+	if !ok {
+		return fmt.Errorf("all_day: cannot scan %T", src)
+	}
+	c.r.e.AllDay = v
+	return nil
+}
+
+func (c priorityCol) Scan(src any) error {
+	v, ok := src.(int64)
+	if !ok {
+		return fmt.Errorf("priority: cannot scan %T", src)
+	}
+	c.r.e.Priority = int(v)
+	return nil
+}
+
+func text(src any) (string, bool) {
+	switch v := src.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	}
+	return "", false
+}
+
+func (c stringCol) Scan(src any) error {
+	v, ok := text(src)
+	if !ok {
+		return fmt.Errorf("cannot scan %T into a string", src)
+	}
+	*c.field(c.r.e) = v
+	return nil
+}
+
+func (c stringPtrCol) Scan(src any) error {
+	if src == nil {
+		*c.field(c.r.e) = nil
+		return nil
+	}
+	v, ok := text(src)
+	if !ok {
+		return fmt.Errorf("cannot scan %T into a string", src)
+	}
+	*c.field(c.r.e) = &v
+	return nil
+}
+
+// enumValue is src as T: one of the enum's values when it is one (no
+// string is made for it), else a copy of src.
+func enumValue[T ~string](src any) (T, error) {
+	var b []byte
+	switch v := src.(type) {
+	case []byte:
+		b = v
+	case string:
+		return T(v), nil
+	default:
+		return "", fmt.Errorf("cannot scan %T into an enum", src)
+	}
+	for _, s := range enumValues {
+		if string(b) == s {
+			return T(s), nil
+		}
+	}
+	return T(b), nil
+}
+
+// enumValues are the values of the enums of an event row.
+var enumValues = func() []string {
+	var out []string
+	for _, k := range models.Kinds {
+		out = append(out, string(k))
+	}
+	for _, s := range models.Statuses {
+		out = append(out, string(s))
+	}
+	for _, s := range models.Sources {
+		out = append(out, string(s))
+	}
+	return out
+}()
+
+func (c enumCol[T]) Scan(src any) error {
+	v, err := enumValue[T](src)
+	*c.field(c.r.e) = v
+	return err
+}
+
+func (c enumPtrCol[T]) Scan(src any) error {
+	if src == nil {
+		*c.field(c.r.e) = nil
+		return nil
+	}
+	v, err := enumValue[T](src)
+	*c.field(c.r.e) = &v
+	return err
+}
+
+func (c timeCol) Scan(src any) error {
+	var t *time.Time
+	if src != nil {
+		v, ok := src.(time.Time)
+		if !ok {
+			return fmt.Errorf("cannot scan %T into a time", src)
+		}
+		if c.i < 0 {
+			t = &v
+		} else {
+			c.r.times[c.i] = v
+			t = &c.r.times[c.i]
+		}
+	}
+	e := c.r.e
+	switch c.i {
+	case -1:
+		e.CreatedAt = derefTime(t)
+	case -2:
+		e.UpdatedAt = derefTime(t)
+	case 0:
+		e.StartAt = t
+	case 1:
+		e.EndAt = t
+	case 2:
+		e.DueAt = t
+	case 3:
+		e.StartedAt = t
+	case 4:
+		e.EndedAt = t
+	case 5:
+		e.CompletedAt = t
+	case 6:
+		e.CancelledAt = t
+	case 7:
+		e.DeferUntil = t
+	}
+	return nil
+}
+
+func derefTime(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/utils"
@@ -90,7 +91,38 @@ func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more stri
 	if fragment(c) {
 		return c.Render("partials/event_rows", listView{Rows: h.rows(page.Items), More: more})
 	}
-	return c.JSON(page)
+	return sendPage(c, page)
+}
+
+// pageBuffers hold the JSON of a page while it is written; a page of 1000
+// events is about 600 KB, so a buffer is reused rather than grown anew.
+var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// sendPage answers a page of events as JSON ({"items": [...],
+// "next_cursor": ...}), each event appended into one reused buffer.
+func sendPage(c *fiber.Ctx, page app.Page[models.Event]) error {
+	bp := pageBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], `{"items":[`...)
+	for i := range page.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = page.Items[i].AppendJSON(b)
+	}
+	b = append(b, `],"next_cursor":`...)
+	if page.NextCursor == nil {
+		b = append(b, "null"...)
+	} else {
+		b = models.AppendJSONString(b, *page.NextCursor)
+	}
+	b = append(b, "}\n"...)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	c.Response().SetBody(b) // copies into the response's own pooled buffer (c.Send would keep b)
+	if cap(b) <= 4<<20 {
+		*bp = b
+		pageBuffers.Put(bp)
+	}
+	return nil
 }
 
 // problem is an RFC 9457 problem details body.

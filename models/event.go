@@ -3,7 +3,9 @@ package models
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 )
@@ -42,42 +44,131 @@ type Event struct {
 	UpdatedAt  time.Time `bun:"updated_at,notnull"`
 }
 
-// eventJSON is the API's shape of an event.
-type eventJSON struct {
-	ID           int64   `json:"id"`
-	Kind         Kind    `json:"kind"`
-	Status       Status  `json:"status"`
-	Title        string  `json:"title"`
-	Description  string  `json:"description"`
-	StartAt      *string `json:"start_at"`
-	EndAt        *string `json:"end_at"`
-	AllDay       bool    `json:"all_day"`
-	DueAt        *string `json:"due_at"`
-	StartedAt    *string `json:"started_at"`
-	EndedAt      *string `json:"ended_at"`
-	Priority     int     `json:"priority"`
-	ProjectTag   *string `json:"project_tag"`
-	CompletedAt  *string `json:"completed_at"`
-	CancelledAt  *string `json:"cancelled_at"`
-	DeferUntil   *string `json:"defer_until"`
-	Source       *Source `json:"source"`
-	SourceRef    *string `json:"source_ref"`
-	ReactivateTo *Status `json:"reactivate_to"`
-	CreatedAt    string  `json:"created_at"`
-	UpdatedAt    string  `json:"updated_at"`
-}
-
 // MarshalJSON writes the API's shape: times in UTC at microsecond precision.
 func (e Event) MarshalJSON() ([]byte, error) {
-	return marshal(eventJSON{
-		ID: e.ID, Kind: e.Kind, Status: e.Status, Title: e.Title, Description: e.Description,
-		StartAt: fmtTime(e.StartAt), EndAt: fmtTime(e.EndAt), AllDay: e.AllDay, DueAt: fmtTime(e.DueAt),
-		StartedAt: fmtTime(e.StartedAt), EndedAt: fmtTime(e.EndedAt), Priority: e.Priority,
-		ProjectTag: e.ProjectTag, CompletedAt: fmtTime(e.CompletedAt), CancelledAt: fmtTime(e.CancelledAt),
-		DeferUntil: fmtTime(e.DeferUntil), Source: e.Source, SourceRef: e.SourceRef,
-		ReactivateTo: e.UndoStatus,
-		CreatedAt:    FormatTime(e.CreatedAt), UpdatedAt: FormatTime(e.UpdatedAt),
-	})
+	return e.AppendJSON(nil), nil
+}
+
+// AppendJSON appends the API's JSON of e to b, byte for byte what
+// encoding/json writes for it without HTML escaping, but without reflection
+// or a buffer of its own: a page of events is written into one buffer.
+func (e *Event) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, e.ID, 10)
+	b = append(b, `,"kind":`...)
+	b = AppendJSONString(b, string(e.Kind))
+	b = append(b, `,"status":`...)
+	b = AppendJSONString(b, string(e.Status))
+	b = append(b, `,"title":`...)
+	b = AppendJSONString(b, e.Title)
+	b = append(b, `,"description":`...)
+	b = AppendJSONString(b, e.Description)
+	b = append(b, `,"start_at":`...)
+	b = appendJSONTime(b, e.StartAt)
+	b = append(b, `,"end_at":`...)
+	b = appendJSONTime(b, e.EndAt)
+	b = append(b, `,"all_day":`...)
+	b = strconv.AppendBool(b, e.AllDay)
+	b = append(b, `,"due_at":`...)
+	b = appendJSONTime(b, e.DueAt)
+	b = append(b, `,"started_at":`...)
+	b = appendJSONTime(b, e.StartedAt)
+	b = append(b, `,"ended_at":`...)
+	b = appendJSONTime(b, e.EndedAt)
+	b = append(b, `,"priority":`...)
+	b = strconv.AppendInt(b, int64(e.Priority), 10)
+	b = append(b, `,"project_tag":`...)
+	b = appendJSONStringPtr(b, e.ProjectTag)
+	b = append(b, `,"completed_at":`...)
+	b = appendJSONTime(b, e.CompletedAt)
+	b = append(b, `,"cancelled_at":`...)
+	b = appendJSONTime(b, e.CancelledAt)
+	b = append(b, `,"defer_until":`...)
+	b = appendJSONTime(b, e.DeferUntil)
+	b = append(b, `,"source":`...)
+	b = appendJSONStringPtr(b, (*string)(e.Source))
+	b = append(b, `,"source_ref":`...)
+	b = appendJSONStringPtr(b, e.SourceRef)
+	b = append(b, `,"reactivate_to":`...)
+	b = appendJSONStringPtr(b, (*string)(e.UndoStatus))
+	b = append(b, `,"created_at":`...)
+	b = appendJSONTime(b, &e.CreatedAt)
+	b = append(b, `,"updated_at":`...)
+	b = appendJSONTime(b, &e.UpdatedAt)
+	return append(b, '}')
+}
+
+func appendJSONTime(b []byte, t *time.Time) []byte {
+	if t == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, TimeLayout)
+	return append(b, '"')
+}
+
+func appendJSONStringPtr(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return AppendJSONString(b, *s)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it with HTML escaping off: quotes, backslashes and control
+// characters; invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped.
+func AppendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // marshal is json.Marshal without HTML escaping: the API answers "<" as
@@ -104,14 +195,6 @@ func EncodeJSON(v any) ([]byte, error) {
 
 // FormatTime formats t the way every answer carries a time.
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
-
-func fmtTime(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := FormatTime(*t)
-	return &s
-}
 
 // SpanStart is the time an event is placed at in listings: the calendar
 // start, the activity start (else its end), the task's due time (else its

@@ -191,3 +191,85 @@ func TestHistoryRowsMarshal(t *testing.T) {
 		t.Errorf("occurred_at: got %v", got)
 	}
 }
+
+// reflectedEvent is the event's JSON shape through encoding/json, the
+// reference AppendJSON must match byte for byte.
+type reflectedEvent struct {
+	ID           int64   `json:"id"`
+	Kind         Kind    `json:"kind"`
+	Status       Status  `json:"status"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	StartAt      *string `json:"start_at"`
+	EndAt        *string `json:"end_at"`
+	AllDay       bool    `json:"all_day"`
+	DueAt        *string `json:"due_at"`
+	StartedAt    *string `json:"started_at"`
+	EndedAt      *string `json:"ended_at"`
+	Priority     int     `json:"priority"`
+	ProjectTag   *string `json:"project_tag"`
+	CompletedAt  *string `json:"completed_at"`
+	CancelledAt  *string `json:"cancelled_at"`
+	DeferUntil   *string `json:"defer_until"`
+	Source       *Source `json:"source"`
+	SourceRef    *string `json:"source_ref"`
+	ReactivateTo *Status `json:"reactivate_to"`
+	CreatedAt    string  `json:"created_at"`
+	UpdatedAt    string  `json:"updated_at"`
+}
+
+func reflected(t *testing.T, e Event) []byte {
+	t.Helper()
+	str := func(p *time.Time) *string {
+		if p == nil {
+			return nil
+		}
+		s := FormatTime(*p)
+		return &s
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(reflectedEvent{
+		ID: e.ID, Kind: e.Kind, Status: e.Status, Title: e.Title, Description: e.Description,
+		StartAt: str(e.StartAt), EndAt: str(e.EndAt), AllDay: e.AllDay, DueAt: str(e.DueAt),
+		StartedAt: str(e.StartedAt), EndedAt: str(e.EndedAt), Priority: e.Priority,
+		ProjectTag: e.ProjectTag, CompletedAt: str(e.CompletedAt), CancelledAt: str(e.CancelledAt),
+		DeferUntil: str(e.DeferUntil), Source: e.Source, SourceRef: e.SourceRef, ReactivateTo: e.UndoStatus,
+		CreatedAt: FormatTime(e.CreatedAt), UpdatedAt: FormatTime(e.UpdatedAt),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// AppendJSON writes what encoding/json writes, for every field and for the
+// strings encoding/json escapes: quotes, backslashes, every control
+// character, invalid UTF-8, U+2028 and U+2029, and (not escaped) <, > and &.
+func TestEventAppendJSONMatchesEncodingJSON(t *testing.T) {
+	seoulTime := time.Date(2026, 11, 22, 12, 0, 0, 123456000, time.FixedZone("KST", 9*3600))
+	src, ref, tag, undo := Source("calendar"), "ref \"1\"", "home", StatusPlanned
+	full := Event{ID: 1<<53 + 1, Kind: KindCalendarEvent, Status: StatusDone, Title: "t", Description: "d",
+		StartAt: &seoulTime, EndAt: &seoulTime, AllDay: true, DueAt: &seoulTime, StartedAt: &seoulTime, EndedAt: &seoulTime,
+		Priority: 3, ProjectTag: &tag, CompletedAt: &seoulTime, CancelledAt: &seoulTime, DeferUntil: &seoulTime,
+		Source: &src, SourceRef: &ref, UndoStatus: &undo, CreatedAt: seoulTime, UpdatedAt: seoulTime}
+	var controls strings.Builder
+	for c := rune(0); c < 0x20; c++ {
+		controls.WriteRune(c)
+		controls.WriteString("x")
+	}
+	titles := []string{"", "plain", `quote " and \ backslash`, controls.String(), "\x7f del", "<b>&amp;</b>",
+		"bad \xff utf-8 \xe2\x82", "line\u2028para\u2029end", "한국어 ✓ 😀", "\u00e9\u0301"}
+	for _, title := range titles {
+		for _, e := range []Event{full, {ID: 7, Kind: KindTask, Status: StatusPlanned, CreatedAt: seoulTime, UpdatedAt: seoulTime}} {
+			e.Title, e.Description = title, title+"\n"+title
+			got, err := e.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := reflected(t, e); !bytes.Equal(got, want) {
+				t.Errorf("title %q:\n got %s\nwant %s", title, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,220 @@
+// Command bench measures the events service against PostgreSQL's own limit:
+// it starts a private PostgreSQL, seeds a realistic history, starts the real
+// service binary, drives every scenario over loopback with vegeta, runs the
+// same SQL statements with pgbench, and prints one Markdown table.
+//
+//	go run ./cmd/bench [-events 1000000] [-step 5s] [-runs 3] [-connections 0] [-out bin/bench.md]
+//
+// `make bench` runs it. See the README's Performance section.
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"events/app"
+	"events/app/pgcluster"
+)
+
+type options struct {
+	events    int
+	step      time.Duration
+	runs      int
+	conns     int
+	out       string
+	dir       string
+	pin       bool
+	reuse     bool
+	pprof     string
+	scenarios string
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.events, "events", 1_000_000, "events to seed (rounded to a multiple of 10)")
+	flag.DurationVar(&o.step, "step", 5*time.Second, "duration of each measurement step (whole seconds)")
+	flag.IntVar(&o.runs, "runs", 3, "runs of every measurement; the table quotes medians")
+	flag.IntVar(&o.conns, "connections", 0, "HTTP connections and pgbench clients (0: the service's database pool size)")
+	flag.StringVar(&o.out, "out", "bin/bench.md", "file the Markdown table is written to")
+	flag.StringVar(&o.dir, "dir", "bin/bench", "folder for the PostgreSQL cluster, the service binary and the pgbench scripts")
+	flag.BoolVar(&o.pin, "pin", runtime.NumCPU() >= 2, "pin the load generators (this process, pgbench) to CPU 0 and the service and PostgreSQL to CPU 1")
+	flag.BoolVar(&o.reuse, "reuse", false, "reuse a database seeded by an earlier run with the same -events instead of seeding again")
+	flag.StringVar(&o.pprof, "pprof", "", "folder for CPU and allocation profiles of the service during each saturation step of the first run (builds the service with -tags pprof)")
+	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all)")
+	flag.Parse()
+	o.events = max(10, o.events/10*10)
+	o.step = max(time.Second, o.step.Round(time.Second))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func say(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// env is what a run works with.
+type env struct {
+	o        options
+	db       *bun.DB // the harness's own connections
+	dsn      string
+	sockDir  string // for pgbench
+	logPath  string // the server log, read to capture the service's statements
+	postgres int    // the postmaster's pid, 0 when not ours
+	service  *service
+	seedTime time.Duration
+	poolSize int // the service's database pool
+}
+
+func run(ctx context.Context, o options) error {
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return err
+	}
+	e := &env{o: o}
+
+	// The database: BENCH_DATABASE_URL, or a private cluster.
+	e.dsn = os.Getenv("BENCH_DATABASE_URL")
+	if e.dsn == "" {
+		dataDir, err := filepath.Abs(filepath.Join(o.dir, "postgres"))
+		if err != nil {
+			return err
+		}
+		if !o.reuse {
+			if err := pgcluster.StopLeftover(dataDir); err != nil {
+				return err
+			}
+			if err := os.RemoveAll(dataDir); err != nil {
+				return err
+			}
+		}
+		cluster, err := pgcluster.Start(ctx, pgcluster.Options{
+			DataDir: dataDir, Database: "events", Fast: true,
+			Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		})
+		if err != nil {
+			return err
+		}
+		defer cluster.Stop()
+		e.dsn = cluster.URL()
+		e.logPath = dataDir + ".log"
+		e.postgres = postmasterPID(dataDir)
+	} else {
+		e.logPath = os.Getenv("BENCH_POSTGRES_LOG")
+		if e.logPath == "" {
+			return errors.New("with BENCH_DATABASE_URL, set BENCH_POSTGRES_LOG to the server's log file, where the service's statements are captured")
+		}
+	}
+	var err error
+	if e.sockDir, err = socketDir(e.dsn); err != nil {
+		return err
+	}
+	// the harness's own connections: application_name "bench", so that the
+	// statement log tells them from the service's
+	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(e.dsn), pgdriver.WithApplicationName("bench"),
+		pgdriver.WithConnParams(map[string]any{"TimeZone": "UTC"}), pgdriver.WithTimeout(30*time.Minute)))
+	sqldb.SetMaxOpenConns(4)
+	e.db = bun.NewDB(sqldb, pgdialect.New())
+	defer e.db.Close()
+	if err := e.db.PingContext(ctx); err != nil {
+		return err
+	}
+
+	var seeded int
+	_ = e.db.NewRaw("SELECT events FROM bench_seed").Scan(ctx, &seeded)
+	if seeded != o.events {
+		if seeded != 0 {
+			return fmt.Errorf("the database in %s holds another seed (%d events): run without -reuse", o.dir, seeded)
+		}
+		if err := app.Migrate(ctx, e.db); err != nil {
+			return err
+		}
+		if e.seedTime, err = seed(ctx, e.db, o.events, say); err != nil {
+			return err
+		}
+		say("seeded %d events in %s", o.events, e.seedTime.Round(100*time.Millisecond))
+	} else {
+		say("reusing the seed of %d events", seeded)
+	}
+
+	bin, err := buildService(ctx, o)
+	if err != nil {
+		return err
+	}
+	cpus := runtime.NumCPU()
+	if o.pin {
+		if cpus < 2 {
+			return errors.New("-pin needs two CPUs")
+		}
+		if e.postgres != 0 {
+			if err := pinTree(e.postgres, 1); err != nil {
+				return fmt.Errorf("pin PostgreSQL: %w", err)
+			}
+		}
+		if err := pinSelf(0); err != nil {
+			return fmt.Errorf("pin the harness: %w", err)
+		}
+		cpus = 1
+	}
+	e.poolSize = 4 * cpus // app.OpenDB: 4 × GOMAXPROCS, and GOMAXPROCS follows the CPUs it may use
+	if o.conns == 0 {
+		e.o.conns = e.poolSize
+	}
+	if e.service, err = startService(ctx, bin, e.dsn, o.pin, o.pprof != ""); err != nil {
+		return err
+	}
+	defer e.service.stop()
+	say("service pid %d on %s; %d connections", e.service.cmd.Process.Pid, e.service.base, e.o.conns)
+
+	return measure(ctx, e)
+}
+
+// buildService builds the real service binary, with pprof for profiling.
+func buildService(ctx context.Context, o options) (string, error) {
+	bin, err := filepath.Abs(filepath.Join(o.dir, "events"))
+	if err != nil {
+		return "", err
+	}
+	args := []string{"build", "-o", bin}
+	if o.pprof != "" {
+		args = append(args, "-tags", "pprof")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./cmd/events")...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/events: %w", err)
+	}
+	return bin, nil
+}
+
+// socketDir is the folder of the Unix socket of a pgdriver DSN, for pgbench.
+func socketDir(dsn string) (string, error) {
+	i := strings.Index(dsn, "host=")
+	if i < 0 {
+		return "", errors.New("the database URL names no Unix socket (host=<dir>/.s.PGSQL.<port>): pgbench needs one")
+	}
+	host := dsn[i+len("host="):]
+	if j := strings.IndexByte(host, '&'); j >= 0 {
+		host = host[:j]
+	}
+	return filepath.Dir(host), nil
+}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// scenario is one line of the table.
+type scenario struct {
+	key, name string
+	write     bool
+	// targeter returns the requests of one step.
+	targeter func(e *env) vegeta.Targeter
+	// sample is the request whose statements make the pgbench script; nil
+	// for /healthz, which runs none.
+	sample func(e *env) []vegeta.Target
+	// explain: print the plan of the scenario's SELECT
+	explain bool
+	// filled in by capture
+	script string // the pgbench script
+	perTx  int    // service requests one pgbench transaction stands for
+	sql    []string
+}
+
+var (
+	benchNow     = time.Now().UTC().Truncate(time.Second)
+	jsonHeader   = http.Header{"Content-Type": {"application/json"}}
+	formHeader   = http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "HX-Request": {"true"}}
+	pageHeader   = http.Header{"Accept": {"text/html"}}
+	recordBody   = []byte(`{"kind":"activity_log","title":"bench quick record"}`)
+	fragmentBody = []byte("kind=activity_log&title=bench+quick+record")
+)
+
+func get(path string, h http.Header) func(e *env) []vegeta.Target {
+	return func(e *env) []vegeta.Target {
+		return []vegeta.Target{{Method: "GET", URL: e.service.base + path, Header: h}}
+	}
+}
+
+func post(path string, body []byte, h http.Header) func(e *env) []vegeta.Target {
+	return func(e *env) []vegeta.Target {
+		return []vegeta.Target{{Method: "POST", URL: e.service.base + path, Body: body, Header: h}}
+	}
+}
+
+func static(sample func(e *env) []vegeta.Target) func(e *env) vegeta.Targeter {
+	return func(e *env) vegeta.Targeter { return vegeta.NewStaticTargeter(sample(e)...) }
+}
+
+func activityPath() string {
+	return "/api/events/activity?" + url.Values{
+		"from": {benchNow.AddDate(0, 0, -7).Format(time.RFC3339)},
+		"to":   {benchNow.Format(time.RFC3339)},
+	}.Encode()
+}
+
+func upcomingPath() string {
+	return "/api/events?" + url.Values{
+		"from":   {benchNow.Format(time.RFC3339)},
+		"to":     {benchNow.AddDate(0, 0, 14).Format(time.RFC3339)},
+		"status": {"planned,tentative,in_progress,waiting,deferred,done"},
+	}.Encode()
+}
+
+func scenarios() []*scenario {
+	list := []*scenario{
+		{key: "healthz", name: "`GET /healthz` (HTTP ceiling)", sample: get("/healthz", nil)},
+		{key: "record", name: "quick record `POST /api/events`", write: true, sample: post("/api/events", recordBody, jsonHeader)},
+		{key: "today", name: "Today `GET /api/events/today`", explain: true, sample: get("/api/events/today", nil)},
+		{key: "inbox", name: "Inbox `GET /api/events/inbox`", explain: true, sample: get("/api/events/inbox", nil)},
+		{key: "activity", name: "Activity, a week", explain: true, sample: get(activityPath(), nil)},
+		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: get(upcomingPath(), nil)},
+		{key: "lifecycle", name: "complete / reactivate", write: true},
+		{key: "page", name: "`GET /events` (HTML page)", sample: get("/events", pageHeader)},
+		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
+	}
+	for _, s := range list {
+		if s.sample != nil {
+			s.targeter = static(s.sample)
+		}
+	}
+	list[6].targeter = lifecycleTargeter
+	return list
+}
+
+// pool is the lifecycle scenario's events: planned tasks, ids base+6+10k.
+func pool(e *env) []int64 {
+	n := poolSize(e.o.events)
+	ids := make([]int64, n)
+	for k := range ids {
+		ids[k] = int64(poolBase(e.o.events) + 6 + 10*k)
+	}
+	return ids
+}
+
+// lifecycleTargeter completes every event of the pool in turn, then
+// reactivates each, and so on: every request is a real step, and two
+// requests on one event are a whole pool apart. The pool starts planned
+// (cleanup puts it back).
+func lifecycleTargeter(e *env) vegeta.Targeter {
+	ids := pool(e)
+	var next atomic.Uint64
+	return func(t *vegeta.Target) error {
+		i := next.Add(1) - 1
+		op := "complete"
+		if (i/uint64(len(ids)))%2 == 1 {
+			op = "reactivate"
+		}
+		t.Method, t.URL, t.Body, t.Header = "POST", fmt.Sprintf("%s/api/events/%d/%s", e.service.base, ids[i%uint64(len(ids))], op), nil, nil
+		return nil
+	}
+}
+
+// capture runs one request of each scenario with statement logging on and
+// turns the service's statements into pgbench scripts.
+func capture(ctx context.Context, e *env, list []*scenario) error {
+	for _, s := range list {
+		if s.key == "healthz" {
+			continue
+		}
+		var err error
+		if s.key == "lifecycle" {
+			err = captureLifecycle(ctx, e, s)
+		} else {
+			var stmts []string
+			var res *http.Response
+			stmts, res, err = logged(ctx, e, s.sample(e)[0])
+			if err == nil {
+				s.sql, s.perTx = stmts, 1
+				s.script, err = scriptOf(stmts, res)
+			}
+		}
+		if err == nil && s.write {
+			err = cleanup(ctx, e)
+		}
+		if err != nil {
+			return fmt.Errorf("capture %s: %w", s.key, err)
+		}
+		path := filepath.Join(e.o.dir, s.key+".pgbench")
+		if err := os.WriteFile(path, []byte(s.script), 0o644); err != nil {
+			return err
+		}
+		say("captured %d statements of %s into %s", len(s.sql), s.key, path)
+	}
+	return nil
+}
+
+// scriptOf makes the pgbench script of one request's statements. A create
+// keeps the new id in :id for the history row.
+func scriptOf(stmts []string, res *http.Response) (string, error) {
+	var b strings.Builder
+	var id string
+	if loc := res.Header.Get("Location"); loc != "" {
+		id = loc[strings.LastIndexByte(loc, '/')+1:]
+	}
+	for _, st := range stmts {
+		if id != "" {
+			st = replaceNumber(st, id, ":id")
+		}
+		if strings.HasPrefix(st, `INSERT INTO "events"`) {
+			b.WriteString(st + "\n\\gset\n")
+			continue
+		}
+		b.WriteString(st + ";\n")
+	}
+	return b.String(), nil
+}
+
+func replaceNumber(s, n, with string) string {
+	return regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).ReplaceAllString(s, with)
+}
+
+// captureLifecycle captures a complete and the reactivate that undoes it,
+// on the pool's first event. In the script, each pgbench client works on
+// its own part of the pool, so its reactivate always finds its complete.
+func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
+	ids := pool(e)
+	id := strconv.FormatInt(ids[0], 10)
+	complete, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.base + "/api/events/" + id + "/complete"})
+	if err != nil {
+		return err
+	}
+	var step int64
+	if err := e.db.NewRaw("SELECT max(id) FROM event_history WHERE event_id = ? AND change_kind = 'complete'", ids[0]).Scan(ctx, &step); err != nil {
+		return err
+	}
+	reactivate, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.base + "/api/events/" + id + "/reactivate"})
+	if err != nil {
+		return err
+	}
+	clients := e.o.conns
+	per := len(ids) / clients
+	if per < 1 {
+		return fmt.Errorf("the pool of %d events is smaller than %d clients", len(ids), clients)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\\set id %d + 10 * (:client_id + %d * random(0, %d))\n", ids[0], clients, per-1)
+	for _, st := range complete {
+		b.WriteString(replaceNumber(st, id, ":id") + ";\n")
+	}
+	for _, st := range reactivate {
+		st = replaceNumber(replaceNumber(st, id, ":id"), strconv.FormatInt(step, 10), ":u_id")
+		if strings.Contains(st, "change_kind IN ('complete', 'cancel', 'defer')") {
+			b.WriteString(st + "\n\\gset u_\n")
+			continue
+		}
+		b.WriteString(st + ";\n")
+	}
+	s.sql, s.script, s.perTx = append(complete, reactivate...), b.String(), 2
+	return nil
+}
+
+// logged sends one request with statement logging on and returns the
+// statements the service ran for it, in order.
+func logged(ctx context.Context, e *env, t vegeta.Target) ([]string, *http.Response, error) {
+	setLog := func(statement, prefix string) error {
+		for _, q := range []string{
+			"ALTER SYSTEM SET log_statement = '" + statement + "'",
+			"ALTER SYSTEM SET log_line_prefix = '" + prefix + "'",
+			"SELECT pg_reload_conf()",
+		} {
+			if _, err := e.db.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		time.Sleep(300 * time.Millisecond) // backends read the new settings before their next statement
+		return nil
+	}
+	fi, err := os.Stat(e.logPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setLog("all", "@@%a@@ "); err != nil {
+		return nil, nil, err
+	}
+	req, err := t.Request()
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err == nil {
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode >= 300 {
+			err = fmt.Errorf("%s %s: %s", t.Method, t.URL, res.Status)
+		}
+	}
+	if rerr := setLog("none", "%m [%p] "); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Open(e.logPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(fi.Size(), io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	var stmts []string
+	for _, entry := range strings.Split("\n"+string(b), "\n@@")[1:] {
+		if rest, ok := strings.CutPrefix(entry, "events@@ LOG:  statement: "); ok {
+			stmts = append(stmts, strings.TrimRight(rest, "\n"))
+		}
+	}
+	if len(stmts) == 0 {
+		return nil, nil, errors.New("no statement of the service reached the server log " + e.logPath)
+	}
+	return stmts, res, nil
+}
+
+// cleanup puts the database back as seeded: the events and history rows
+// the write steps added go, and the lifecycle pool is planned again with its
+// create row only. History is append-only for the service; the harness
+// lifts that (and the foreign keys) for its own session only.
+func cleanup(ctx context.Context, e *env) error {
+	n, base := e.o.events, poolBase(e.o.events)
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, q := range []string{
+		"SET session_replication_role = replica",
+		fmt.Sprintf(`DELETE FROM event_history WHERE event_id > %d
+			OR (event_id > %d AND event_id %% 10 = 6 AND change_kind <> 'create')`, n, base),
+		fmt.Sprintf("DELETE FROM events WHERE id > %d", n),
+		fmt.Sprintf(`UPDATE events SET status = 'planned', completed_at = NULL, undo_status = NULL, updated_at = created_at
+			WHERE id > %d AND id <= %d AND id %% 10 = 6 AND (status <> 'planned' OR undo_status IS NOT NULL)`, base, n),
+		"RESET session_replication_role",
+		"VACUUM (ANALYZE) events",
+		"VACUUM (ANALYZE) event_history",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("cleanup: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// The seed: ten years ending now, about 270 events a day, written by two
+// INSERT ... SELECT statements over generate_series with the secondary
+// indexes and the foreign keys dropped, then rebuilt, then ANALYZE.
+//
+// Event g (1..n) is created at now - (n-g) * (ten years / n). Its kind comes
+// from g mod 10: 0-5 an activity log (60%), 6-8 a task (30%), 9 a calendar
+// entry (10%). A task is due, and a calendar entry starts, up to 30 days
+// after it was created, so the newest ones lie ahead (Upcoming). What is past
+// is done, or now and then cancelled. The special rows, each a task:
+//
+//	g mod 25000 = 6      undated open task (the Inbox)
+//	g mod 25000 = 16     overdue open task
+//	g mod 25000 = 26     deferred task (a third of them due back already)
+//	g mod 250000 = 36    task in progress
+//	g > poolBase, g mod 10 = 6   the lifecycle pool: planned, due one every 9 hours from now on
+//
+// and every 37th event has an external source. History: a create row for
+// every event, a reschedule for every fifth task or calendar entry, and the
+// complete, cancel or defer that led to its status.
+
+// poolSize is the number of events the lifecycle scenario works over.
+func poolSize(n int) int { return min(1000, n/10) }
+
+// poolBase is the id after which every id = 6 mod 10 is in the pool:
+// base + 6 + 10k for k in [0, poolSize).
+func poolBase(n int) int { return n - 10*poolSize(n) }
+
+const seedEvents = `
+INSERT INTO events (id, kind, status, title, description, start_at, end_at, all_day, due_at,
+    started_at, ended_at, priority, project_tag, completed_at, cancelled_at, defer_until,
+    source, source_ref, undo_status, created_at, updated_at)
+SELECT g, kind, status, title, '', start_at, end_at, false, due_at,
+    started_at, ended_at, priority, project_tag, completed_at, cancelled_at, defer_until,
+    source, source_ref, undo_status, created_at,
+    greatest(created_at, completed_at, cancelled_at, least(created_at + interval '1 hour', now()))
+FROM (
+    SELECT g, kind, status, title, priority, project_tag, source, source_ref, created_at,
+        CASE WHEN kind = 'calendar_event' THEN at END AS start_at,
+        CASE WHEN kind = 'calendar_event' AND g % 3 <> 0 THEN at + interval '1 hour' END AS end_at,
+        CASE WHEN kind = 'task' AND role <> 'inbox' THEN at END AS due_at,
+        CASE WHEN kind = 'activity_log' AND g % 4 <> 0 THEN at - (5 + r2 * 115) * interval '1 minute' END AS started_at,
+        CASE WHEN kind = 'activity_log' THEN at END AS ended_at,
+        CASE WHEN status = 'done' AND kind <> 'activity_log' THEN least(at + r3 * interval '2 days', now()) END AS completed_at,
+        CASE WHEN status = 'cancelled' THEN least(at + r3 * interval '2 days', now()) END AS cancelled_at,
+        CASE WHEN status = 'deferred' THEN date_trunc('hour', now()) + ((g / 25000) % 12 - 4) * interval '1 day' + interval '30 minutes' END AS defer_until,
+        CASE WHEN status IN ('done', 'cancelled', 'deferred') AND NOT (kind = 'activity_log' AND status = 'done')
+             THEN (CASE WHEN kind = 'activity_log' THEN 'done' ELSE 'planned' END)::event_status END AS undo_status
+    FROM (
+        SELECT g, kind, role, at, r2, r3, created_at,
+            (CASE
+                WHEN role = 'pool' OR role = 'inbox' OR role = 'overdue' THEN 'planned'
+                WHEN role = 'deferred' THEN 'deferred'
+                WHEN role = 'running' THEN 'in_progress'
+                WHEN kind = 'activity_log' THEN CASE WHEN r1 < 0.02 THEN 'cancelled' ELSE 'done' END
+                WHEN at >= now() THEN CASE WHEN kind = 'calendar_event' AND r1 < 0.1 THEN 'tentative' ELSE 'planned' END
+                WHEN r1 < 0.06 THEN 'cancelled'
+                ELSE 'done' END)::event_status AS status,
+            CASE kind WHEN 'task' THEN 'Task ' WHEN 'calendar_event' THEN 'Meeting ' ELSE 'Worked on ' END || g AS title,
+            (g % 4)::smallint AS priority,
+            (ARRAY['home', 'work', 'health'])[g % 7 + 1] AS project_tag,
+            CASE WHEN g % 37 = 0 THEN (ARRAY['calendar', 'issue_tracker', 'email', 'chat', 'shell', 'import', 'other'])[(g / 37) % 7 + 1]::event_source END AS source,
+            CASE WHEN g % 37 = 0 THEN 'bench-' || g END AS source_ref
+        FROM (
+            SELECT g, kind, role, r1, r2, r3, created_at,
+                CASE
+                    WHEN kind = 'activity_log' THEN created_at
+                    WHEN role = 'pool' THEN date_trunc('minute', now()) + interval '1 hour' + (g / 10 % 1000) * interval '9 hours'
+                    WHEN role = 'overdue' THEN least(created_at, now() - (1 + g % 30) * interval '1 day')
+                    ELSE created_at + r2 * interval '30 days' END AS at
+            FROM (
+                SELECT g, r1, r2, r3,
+                    now() - ({n} - g) * (interval '3652 days' / {n}) AS created_at,
+                    (CASE WHEN g % 10 < 6 THEN 'activity_log' WHEN g % 10 < 9 THEN 'task' ELSE 'calendar_event' END)::event_kind AS kind,
+                    CASE
+                        WHEN g > {base} AND g % 10 = 6 THEN 'pool'
+                        WHEN g % 25000 = 6 THEN 'inbox'
+                        WHEN g % 25000 = 16 THEN 'overdue'
+                        WHEN g % 25000 = 26 THEN 'deferred'
+                        WHEN g % 250000 = 36 THEN 'running'
+                        ELSE '' END AS role
+                FROM (SELECT g, random() AS r1, random() AS r2, random() AS r3 FROM generate_series(1, {n}) g) s
+            ) k
+        ) t
+    ) st
+) e`
+
+const seedHistory = `
+INSERT INTO event_history (event_id, change_kind, actor, status_before, status_after, changes, occurred_at)
+SELECT e.id, h.change_kind, h.actor, h.status_before, h.status_after, h.changes, h.occurred_at
+FROM (
+    SELECT e.*,
+        CASE WHEN e.kind = 'activity_log' THEN 'done'
+             WHEN e.status IN ('tentative', 'in_progress') THEN e.status
+             ELSE 'planned' END::event_status AS created_as,
+        CASE WHEN e.kind = 'task' THEN 'due_at' ELSE 'start_at' END AS moved
+    FROM events e
+) e
+CROSS JOIN LATERAL (VALUES
+    (1, 'create'::history_change_kind,
+        (CASE WHEN e.source IS NOT NULL THEN 'import' ELSE 'api' END)::event_actor,
+        NULL::event_status, e.created_as, '{}'::jsonb, e.created_at),
+    (2, 'reschedule', 'user', e.created_as, e.created_as,
+        jsonb_build_object(e.moved, jsonb_build_object(
+            'old', to_char((coalesce(e.due_at, e.start_at) - interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+            'new', to_char(coalesce(e.due_at, e.start_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))),
+        least(e.created_at + interval '1 minute', now())),
+    (3, CASE e.status WHEN 'done' THEN 'complete' WHEN 'cancelled' THEN 'cancel' ELSE 'defer' END::history_change_kind,
+        'user', e.created_as, e.status,
+        jsonb_build_object(
+            CASE e.status WHEN 'done' THEN 'completed_at' WHEN 'cancelled' THEN 'cancelled_at' ELSE 'defer_until' END,
+            jsonb_build_object('old', NULL, 'new', to_char(coalesce(e.completed_at, e.cancelled_at, e.defer_until) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))),
+        coalesce(e.completed_at, e.cancelled_at, least(e.created_at + interval '2 minutes', now())))
+) h(n, change_kind, actor, status_before, status_after, changes, occurred_at)
+WHERE h.n = 1
+   OR (h.n = 2 AND e.kind <> 'activity_log' AND e.id % 5 = 0 AND coalesce(e.due_at, e.start_at) IS NOT NULL)
+   OR (h.n = 3 AND e.undo_status IS NOT NULL)
+ORDER BY e.id, h.n`
+
+// dropped is what the seed drops before the load and builds again after.
+type dropped struct{ indexes, constraints []string }
+
+// seed fills an empty, migrated database with n events and their history.
+func seed(ctx context.Context, db *bun.DB, n int, say func(string, ...any)) (time.Duration, error) {
+	began := time.Now()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	exec := func(query string, args ...any) error {
+		_, err := conn.ExecContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("seed: %w\n%s", err, query)
+		}
+		return nil
+	}
+	var d dropped
+	if err := conn.NewRaw(`SELECT c.conrelid::regclass || ' ADD CONSTRAINT ' || quote_ident(c.conname) || ' ' || pg_get_constraintdef(c.oid)
+		FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid IN ('events'::regclass, 'event_history'::regclass)`).
+		Scan(ctx, &d.constraints); err != nil {
+		return 0, err
+	}
+	if err := conn.NewRaw(`SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
+		WHERE i.indrelid IN ('events'::regclass, 'event_history'::regclass) AND NOT i.indisprimary`).
+		Scan(ctx, &d.indexes); err != nil {
+		return 0, err
+	}
+	for _, q := range []string{
+		"SET synchronous_commit = off",
+		"SET maintenance_work_mem = '512MB'",
+		"SET work_mem = '256MB'",
+		"SELECT setseed(0.2026)",
+		`DO $$ DECLARE r record; BEGIN
+			FOR r IN SELECT conrelid::regclass AS t, conname FROM pg_constraint
+				WHERE contype = 'f' AND conrelid IN ('events'::regclass, 'event_history'::regclass) LOOP
+				EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', r.t, r.conname);
+			END LOOP;
+			FOR r IN SELECT indexrelid::regclass AS i FROM pg_index
+				WHERE indrelid IN ('events'::regclass, 'event_history'::regclass) AND NOT indisprimary LOOP
+				EXECUTE format('DROP INDEX %s', r.i);
+			END LOOP; END $$`,
+	} {
+		if err := exec(q); err != nil {
+			return 0, err
+		}
+	}
+	step := time.Now()
+	if err := exec(strings.NewReplacer("{n}", strconv.Itoa(n), "{base}", strconv.Itoa(poolBase(n))).Replace(seedEvents)); err != nil {
+		return 0, err
+	}
+	say("seed: %d events in %s", n, time.Since(step).Round(100*time.Millisecond))
+	step = time.Now()
+	if err := exec(seedHistory); err != nil {
+		return 0, err
+	}
+	say("seed: history in %s", time.Since(step).Round(100*time.Millisecond))
+	step = time.Now()
+	for _, q := range d.indexes {
+		if err := exec(q); err != nil {
+			return 0, err
+		}
+	}
+	for _, c := range d.constraints {
+		if err := exec("ALTER TABLE " + c); err != nil {
+			return 0, err
+		}
+	}
+	say("seed: %d indexes and %d foreign keys rebuilt in %s", len(d.indexes), len(d.constraints), time.Since(step).Round(100*time.Millisecond))
+	for _, q := range []string{
+		"SELECT setval(pg_get_serial_sequence('events', 'id'), (SELECT max(id) FROM events))",
+		"SELECT setval(pg_get_serial_sequence('event_history', 'id'), (SELECT max(id) FROM event_history))",
+		"VACUUM (ANALYZE) events",
+		"VACUUM (ANALYZE) event_history",
+		"CREATE TABLE bench_seed (events int NOT NULL)",
+		fmt.Sprintf("INSERT INTO bench_seed VALUES (%d)", n),
+	} {
+		if err := exec(q); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(began), nil
+}
