@@ -55,3 +55,37 @@ func BenchmarkListJSON(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEventsPage renders GET /events (the whole page, its Today tab)
+// over 120 tasks and calendar entries of the day, each with its lifecycle
+// buttons, and reports the time and allocations per row.
+func BenchmarkEventsPage(b *testing.B) {
+	db := dbtest.New(b)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `INSERT INTO events (kind, status, title, description, due_at, priority, project_tag, created_at, updated_at)
+		SELECT 'task', 'planned', 'Task number ' || g, '', ?::timestamptz + g * interval '5 minutes', g % 4,
+			CASE WHEN g % 2 = 0 THEN 'home' END, ?::timestamptz, ?::timestamptz
+		FROM generate_series(1, 120) g`, t0, t0, t0); err != nil {
+		b.Fatal(err)
+	}
+	svc := app.NewService(db, seoul, func() time.Time { return t0 })
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		res, err := f.Test(httptest.NewRequest("GET", "/events", nil), -1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || n < 120*500 {
+			b.Fatalf("GET /events: %d, %d bytes", res.StatusCode, n)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/120, "allocs/row")
+}

@@ -42,9 +42,10 @@ type Options struct {
 
 // Handlers serves the routes over one app.Service.
 type Handlers struct {
-	svc  *app.Service
-	opts Options
-	log  *slog.Logger
+	svc   *app.Service
+	opts  Options
+	log   *slog.Logger
+	cache *rowCache // rendered list rows
 }
 
 // New returns the Fiber app of the service, its templates loaded and checked.
@@ -69,6 +70,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.cache = newRowCache(engine, rowCacheSize)
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
 		Views:                   engine,
@@ -81,6 +83,9 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          opts.TrustedProxies,
 		DisableStartupMessage:   true,
+		// A list answer is tens of KB: a buffer that holds it whole goes out
+		// in one write, not the headers and then the body in pieces.
+		WriteBufferSize: 64 << 10,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ type tabbedView struct {
 	List    listView
 }
 
-func newTabbed(current tab, rows []rowView, more string) tabbedView {
+func newTabbed(current tab, rows []template.HTML, more string) tabbedView {
 	v := tabbedView{Current: current, List: listView{Rows: rows, More: more}}
 	for _, t := range tabs {
 		v.Tabs = append(v.Tabs, tabLink{tab: t, Selected: t.Name == current.Name})
@@ -138,7 +139,11 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	view := newTabbed(current, h.rows(page.Items), more(current.Path, q, page.NextCursor))
+	rows, err := h.rows(page.Items)
+	if err != nil {
+		return err
+	}
+	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	c.Vary("HX-Request")
 	if fragment(c) {
 		return c.Render("partials/tabbed", view)

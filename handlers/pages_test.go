@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rowIDs lists the event rows of a page or fragment, in order.
@@ -383,5 +384,30 @@ func TestServerErrorGoesToTheFlash(t *testing.T) {
 	body := string(s.get("/events").Body)
 	if !strings.Contains(body, "<!doctype html>") || !strings.Contains(body, `class="error-page"`) {
 		t.Errorf("/events with the database closed: want a friendly page, got:\n%s", body)
+	}
+}
+
+// TestListRowsAreNeverStale: list rows are drawn from a cache of rendered
+// rows; a changed event, or a new day that makes a task overdue, is drawn
+// anew.
+func TestListRowsAreNeverStale(t *testing.T) {
+	s := newServer(t)                                                                 // 12:00 on 2026-11-22 in Seoul
+	e := s.create(`{"kind":"task","title":"Before","due_at":"2026-11-22T09:00:00Z"}`) // 18:00 today
+	if body := s.get("/events").pageHTML(t, http.StatusOK); !strings.Contains(body, ">Before</a>") || strings.Contains(body, `data-overdue`) {
+		t.Fatalf("first draw: want Before, not overdue")
+	}
+	s.json("PATCH", path(e.ID), `{"title":"After"}`).want(t, http.StatusOK)
+	body := s.get("/events").pageHTML(t, http.StatusOK)
+	if !strings.Contains(body, ">After</a>") || strings.Contains(body, ">Before</a>") {
+		t.Errorf("after a rename the list still shows the old row")
+	}
+	s.op(e.ID, "complete", "")
+	s.op(e.ID, "reactivate", "")
+	if frag := s.get("/api/events/today", hx...).html(t, http.StatusOK); !strings.Contains(frag, `data-status="planned"`) || !strings.Contains(frag, `data-op="complete"`) {
+		t.Errorf("after complete and reactivate the row is stale: %s", frag)
+	}
+	s.clock.Add(24 * time.Hour) // tomorrow: the task is overdue
+	if body := s.get("/events").pageHTML(t, http.StatusOK); !strings.Contains(body, `data-overdue="true"`) {
+		t.Errorf("a task due yesterday is not drawn overdue")
 	}
 }

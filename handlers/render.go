@@ -89,7 +89,11 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved str
 func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
 	c.Vary("HX-Request")
 	if fragment(c) {
-		return c.Render("partials/event_rows", listView{Rows: h.rows(page.Items), More: more})
+		rows, err := h.rows(page.Items)
+		if err != nil {
+			return err
+		}
+		return c.Render("partials/event_rows", listView{Rows: rows, More: more})
 	}
 	return sendPage(c, page)
 }

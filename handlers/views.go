@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,16 +24,16 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
 	now := time.Now().UTC()
-	sample := rowView{Event: models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf}
+	sample := rowView{Event: models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
 	sample.Ops = models.Available(&sample.Event)
 	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
-	tabbed := newTabbed(tabs[0], []rowView{sample}, "/api/events/today?cursor=x")
+	tabbed := newTabbed(tabs[0], []template.HTML{"<li></li>"}, "/api/events/today?cursor=x")
 	detail := newDetail(sample.Event, loc, nil, nil, "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
 		"partials/event_row":  sample,
-		"partials/event_rows": listView{Rows: []rowView{sample}, More: "/api/events?cursor=x"},
+		"partials/event_rows": listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"},
 		"partials/problem":    problemFor(models.ErrNotFound),
 		"partials/history":    history,
 		"partials/tabbed":     tabbed,
@@ -80,29 +81,34 @@ type rowView struct {
 	models.Event
 	Ops     []models.Op // the lifecycle operations the row offers
 	Loc     *time.Location
-	Message string // a short note, such as why an operation was refused
-	Target  string // where the answer to a lifecycle button goes
+	Message string    // a short note, such as why an operation was refused
+	Target  string    // where the answer to a lifecycle button goes
+	Today   time.Time // the start of the service's day: an open task due before it is overdue
 }
 
 func (h *Handlers) row(e models.Event, message string) rowView {
-	r := rowView{Event: e, Loc: h.svc.Location(), Message: message, Target: targetSelf}
+	r := rowView{Event: e, Loc: h.svc.Location(), Message: message, Target: targetSelf, Today: h.today()}
 	if e.Kind != models.KindActivityLog { // logs are not lifecycle targets in the UI
 		r.Ops = models.Available(&e)
 	}
 	return r
 }
 
-func (h *Handlers) rows(events []models.Event) []rowView {
-	rows := make([]rowView, len(events))
+// rows renders the rows of a list, from the row cache where it can.
+func (h *Handlers) rows(events []models.Event) ([]template.HTML, error) {
+	rows := make([]template.HTML, len(events))
 	for i, e := range events {
-		rows[i] = h.row(e, "")
+		var err error
+		if rows[i], err = h.cache.html(h.row(e, "")); err != nil {
+			return nil, err
+		}
 	}
-	return rows
+	return rows, nil
 }
 
-// listView is a page of rows and the address of the next page, if any.
+// listView is a page of rendered rows and the address of the next page, if any.
 type listView struct {
-	Rows []rowView
+	Rows []template.HTML
 	More string
 }
 
@@ -162,7 +168,7 @@ func (r rowView) Tag() string {
 
 // IsOverdue reports an open task due before today.
 func (r rowView) IsOverdue() bool {
-	return models.Overdue(&r.Event, models.DayStart(time.Now(), r.Loc, 0))
+	return models.Overdue(&r.Event, r.Today)
 }
 
 // localTime is a time shown on a page: the text in the page's zone and the
