@@ -20,9 +20,11 @@ type Page[T any] struct {
 }
 
 // eventColumns are the columns of models.Event (the span is the database's own).
-const eventColumns = `e.id, e.kind, e.status, e.title, e.description, e.start_at, e.end_at, e.all_day,
-	e.due_at, e.started_at, e.ended_at, e.priority, e.project_tag, e.completed_at, e.cancelled_at,
-	e.defer_until, e.source, e.source_ref, e.undo_status, e.created_at, e.updated_at`
+// The times come as text, which parsePGTime reads in a fraction of the
+// driver's time (a page holds up to 8,000 of them).
+const eventColumns = `e.id, e.kind, e.status, e.title, e.description, e.start_at::text, e.end_at::text, e.all_day,
+	e.due_at::text, e.started_at::text, e.ended_at::text, e.priority, e.project_tag, e.completed_at::text, e.cancelled_at::text,
+	e.defer_until::text, e.source, e.source_ref, e.undo_status, e.created_at::text, e.updated_at::text`
 
 // The literal status lists match the predicates of the partial indexes, so
 // the planner can prove a query stays inside them.
@@ -433,8 +435,16 @@ func (c enumPtrCol[T]) Scan(src any) error {
 func (c timeCol) Scan(src any) error {
 	var t *time.Time
 	if src != nil {
-		v, ok := src.(time.Time)
-		if !ok {
+		var v time.Time
+		switch src := src.(type) {
+		case time.Time:
+			v = src
+		case string:
+			var err error
+			if v, err = parsePGTime(src); err != nil {
+				return err
+			}
+		default:
 			return fmt.Errorf("cannot scan %T into a time", src)
 		}
 		if c.i < 0 {
@@ -475,4 +485,40 @@ func derefTime(t *time.Time) time.Time {
 		return time.Time{}
 	}
 	return *t
+}
+
+// parsePGTime reads PostgreSQL's text form of a timestamptz as a session in
+// UTC prints it ("2026-11-22 03:00:00.123456+00"), by position; any other
+// form goes to time.Parse.
+func parsePGTime(s string) (time.Time, error) {
+	n := len(s)
+	if n < 22 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || s[n-3:] != "+00" {
+		return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+	}
+	digits := func(from, to int) int {
+		v := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec := digits(0, 4), digits(5, 7), digits(8, 10), digits(11, 13), digits(14, 16), digits(17, 19)
+	ns := 0
+	if frac := s[19 : n-3]; frac != "" {
+		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+			return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+		}
+		ns = digits(20, n-3)
+		for i := len(frac) - 1; i < 9; i++ {
+			ns *= 10
+		}
+	}
+	if y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0 || ns < 0 {
+		return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC), nil
 }
