@@ -446,3 +446,26 @@ func TestDecodeForm(t *testing.T) {
 		}
 	})
 }
+
+// TestAppendTimeMatchesTheLayout: the hand-written formatter writes what
+// time's own AppendFormat writes, for every precision and zone and the
+// ends of the stored years.
+func TestAppendTimeMatchesTheLayout(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("x", -9*3600-30*60), mustZone(t, "Asia/Seoul")}
+	for _, tm := range []time.Time{
+		time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC),
+		time.Date(2026, 11, 22, 3, 4, 5, 123456789, time.UTC),
+		time.Date(2026, 1, 2, 23, 59, 59, 999999999, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1000, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC),
+		time.Date(999, 6, 30, 12, 0, 0, 10000, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		for _, z := range zones {
+			in := tm.In(z)
+			if got, want := string(AppendTime(nil, in)), in.UTC().Format(TimeLayout); got != want {
+				t.Errorf("AppendTime(%v) = %s, want %s", in, got, want)
+			}
+		}
+	}
+}

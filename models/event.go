@@ -103,8 +103,33 @@ func appendJSONTime(b []byte, t *time.Time) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeLayout)
+	b = AppendTime(b, *t)
 	return append(b, '"')
+}
+
+// AppendTime appends t in TimeLayout, digit by digit: the same text as
+// t.UTC().AppendFormat(b, TimeLayout) for the years 0000 to 9999 (the
+// only ones stored) in a fraction of its time; a list page formats
+// thousands of times.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, TimeLayout)
+	}
+	h, mi, s := t.Clock()
+	us := t.Nanosecond() / 1000
+	two := func(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	b = append(two(b, int(mo)), '-')
+	b = append(two(b, d), 'T')
+	b = append(two(b, h), ':')
+	b = append(two(b, mi), ':')
+	b = append(two(b, s), '.')
+	for div := 100000; div > 0; div /= 10 {
+		b = append(b, byte('0'+us/div%10))
+	}
+	return append(b, 'Z')
 }
 
 func appendJSONStringPtr(b []byte, s *string) []byte {
@@ -194,7 +219,7 @@ func EncodeJSON(v any) ([]byte, error) {
 }
 
 // FormatTime formats t the way every answer carries a time.
-func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+func FormatTime(t time.Time) string { return string(AppendTime(make([]byte, 0, len(TimeLayout)), t)) }
 
 // SpanStart is the time an event is placed at in listings: the calendar
 // start, the activity start (else its end), the task's due time (else its
