@@ -18,6 +18,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"events/cmd/internal/procfs"
 )
 
 // sample is one run of one scenario.
@@ -63,7 +65,7 @@ func measure(ctx context.Context, e *env) error {
 				r, s.key, sm.rps, ms(sm.p50), ms(sm.p99), sm.rate, sm.pgTPS, ratio(sm.rps, sm.pgTPS), sm.cpuMs, sm.errors, loadavg())
 		}
 	}
-	hwm := statusKiB(e.service.pid(), "VmHWM")
+	hwm := procfs.StatusKiB(e.service.pid(), "VmHWM")
 	table := report(e, list, results, hwm)
 	fmt.Println(table)
 	out := table + "\n## Plans\n\n" + plans
@@ -95,7 +97,7 @@ func loadavg() string {
 // statements.
 func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, error) {
 	var sm sample
-	before, err := cpuTicks(e.service.pid())
+	before, err := procfs.CPUTicks(e.service.pid())
 	if err != nil {
 		return sm, err
 	}
@@ -107,7 +109,7 @@ func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, erro
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
 		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
 	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, e.o.step, s.key)
-	after, err := cpuTicks(e.service.pid())
+	after, err := procfs.CPUTicks(e.service.pid())
 	if err != nil {
 		return sm, err
 	}
@@ -118,7 +120,7 @@ func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, erro
 	}
 	sm.rps = sat.Throughput
 	if sat.Requests > 0 {
-		sm.cpuMs = float64(after-before) * 1000 / ticksPerSecond / float64(sat.Requests)
+		sm.cpuMs = float64(after-before) * 1000 / procfs.TicksPerSecond / float64(sat.Requests)
 	}
 	sm.errors = sat.Requests - uint64(float64(sat.Requests)*sat.Success+0.5)
 	if sm.rps < 2 {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"events/cmd/internal/procfs"
 )
 
 // service is the running service binary.
@@ -23,21 +24,11 @@ type service struct {
 	done chan struct{}
 }
 
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 // startService starts the binary on a free port (on CPU 1 when pinned) and
 // waits for /readyz. Its request log goes to /dev/null: writing it is part
 // of the work measured, keeping it is not.
 func startService(ctx context.Context, bin, dsn string, pin, pprof bool) (*service, error) {
-	port, err := freePort()
+	port, err := procfs.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +40,7 @@ func startService(ctx context.Context, bin, dsn string, pin, pprof bool) (*servi
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "HOST=127.0.0.1", "PORT="+strconv.Itoa(port))
 	s := &service{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan struct{})}
 	if pprof {
-		pp, err := freePort()
+		pp, err := procfs.FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -101,40 +92,6 @@ func (s *service) stop() {
 
 // pid is the service's own pid: the one taskset became (taskset execs it).
 func (s *service) pid() int { return s.cmd.Process.Pid }
-
-// cpuTicks is the user plus system time of a process, in clock ticks.
-func cpuTicks(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// fields after the command name in parentheses: state is field 3; utime 14, stime 15
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	s, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("cannot read the CPU times of %d", pid)
-	}
-	return u + s, nil
-}
-
-// ticksPerSecond is USER_HZ, 100 on Linux.
-const ticksPerSecond = 100
-
-// statusKiB reads a kB field (VmHWM, VmRSS) of /proc/<pid>/status.
-func statusKiB(pid int, field string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
 
 // postmasterPID reads the first line of postmaster.pid.
 func postmasterPID(dataDir string) int {

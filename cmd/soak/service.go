@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -23,6 +22,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"events/cmd/internal/procfs"
 )
 
 const soakPassword = "a soak-test password"
@@ -118,8 +119,8 @@ func (s *service) sample() (sample, error) {
 			out.heap, _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		}
 	}
-	out.rss, err = residentBytes(s.cmd.Process.Pid)
-	return out, err
+	out.rss = procfs.StatusKiB(s.cmd.Process.Pid, "VmRSS") << 10
+	return out, nil
 }
 
 // settle waits up to limit for the goroutines and the heap to come back to
@@ -156,30 +157,9 @@ func get(url string) (string, error) {
 	return string(b), err
 }
 
-// residentBytes is VmRSS of /proc/<pid>/status.
-func residentBytes(pid int) (int64, error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS for %d", pid)
-}
-
 func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
+	p, err := procfs.FreePort()
+	return strconv.Itoa(p), err
 }
 
 func waitTCP(addr string, limit time.Duration) error {
