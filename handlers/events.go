@@ -26,7 +26,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 		c.Set("HX-Redirect", "/events/"+itoa(e.ID))
 		return c.SendStatus(fiber.StatusCreated)
 	}
-	return h.sendEvent(c, fiber.StatusCreated, e, "")
+	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }
 
 // get: GET /api/events/{id}.
@@ -35,7 +35,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.sendEvent(c, fiber.StatusOK, e, "")
+	return h.sendEvent(c, fiber.StatusOK, e, "", "")
 }
 
 // event reads the event of the path's {id}.
@@ -59,7 +59,7 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 		return h.refused(c, id, err)
 	}
 	changed(c)
-	return h.sendEvent(c, fiber.StatusOK, e, "Saved.")
+	return h.sendEvent(c, fiber.StatusOK, e, "Saved.", "")
 }
 
 // operate: POST /api/events/{id}/{complete|cancel|defer|reactivate}.
@@ -79,7 +79,7 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 			return h.refused(c, id, err)
 		}
 		changed(c)
-		return h.sendEvent(c, fiber.StatusOK, e, "")
+		return h.sendEvent(c, fiber.StatusOK, e, "", "")
 	}
 }
 

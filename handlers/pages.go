@@ -98,11 +98,18 @@ type kindChoice struct {
 }
 
 func kindChoices(selected models.Kind) []kindChoice {
-	return []kindChoice{
-		{Kind: models.KindTask, Label: "Task", Hint: "something to do, with a due time or none", Selected: selected == models.KindTask},
-		{Kind: models.KindCalendarEvent, Label: "Calendar entry", Hint: "something at a time: a meeting, a day off", Selected: selected == models.KindCalendarEvent},
-		{Kind: models.KindActivityLog, Label: "Activity log", Hint: "something done, now or earlier", Selected: selected == models.KindActivityLog},
+	var choices []kindChoice
+	for _, c := range []struct {
+		kind models.Kind
+		hint string
+	}{
+		{models.KindTask, "something to do, with a due time or none"},
+		{models.KindCalendarEvent, "something at a time: a meeting, a day off"},
+		{models.KindActivityLog, "something done, now or earlier"},
+	} {
+		choices = append(choices, kindChoice{Kind: c.kind, Label: sentence(kindNames[c.kind]), Hint: c.hint, Selected: c.kind == selected})
 	}
+	return choices
 }
 
 type newPage struct {
@@ -276,16 +283,12 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 	if gerr != nil {
 		return err
 	}
-	c.Status(p.Status)
-	message := sentence(p.Detail)
-	if target == toDetail {
-		if c.Method() == fiber.MethodPatch && isFields {
-			form, _ := url.ParseQuery(string(c.Body()))
-			return c.Render("partials/detail", h.detail(e, form, fields, "", ""))
-		}
-		return c.Render("partials/detail", h.detail(e, nil, nil, "", message))
+	if target == toDetail && c.Method() == fiber.MethodPatch && isFields {
+		form, _ := url.ParseQuery(string(c.Body()))
+		c.Status(p.Status)
+		return c.Render("partials/detail", h.detail(e, form, fields, "", ""))
 	}
-	return c.Render("partials/event_row", h.row(e, message))
+	return h.sendEvent(c, p.Status, e, "", sentence(p.Detail))
 }
 
 // sentence starts s with a capital letter.

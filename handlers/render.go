@@ -71,15 +71,16 @@ func fragment(c *fiber.Ctx) bool {
 }
 
 // sendEvent answers one event: JSON, or for htmx the part of the page that
-// asked: its row, or the detail section (saved says what a save did).
-func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved string) error {
+// asked: its row, or the detail section. saved says what a save did;
+// message why a request was refused.
+func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, message string) error {
 	c.Vary("HX-Request")
 	c.Status(status)
 	if fragment(c) {
 		if targetOf(c) == toDetail {
-			return c.Render("partials/detail", h.detail(e, nil, nil, saved, ""))
+			return c.Render("partials/detail", h.detail(e, nil, nil, saved, message))
 		}
-		return c.Render("partials/event_row", h.row(e, ""))
+		return c.Render("partials/event_row", h.row(e, message))
 	}
 	return c.JSON(e)
 }

@@ -5,11 +5,8 @@ import (
 	"hash/fnv"
 	"html/template"
 	"sync"
-	"time"
 
 	"github.com/gofiber/template/html/v2"
-
-	"events/models"
 )
 
 // rowCache keeps the rendered HTML of list rows. A list page draws the same
@@ -89,8 +86,3 @@ func (c *rowCache) render(r rowView) (template.HTML, error) {
 }
 
 var jsonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// today is the start of the service's current day, for overdue marks.
-func (h *Handlers) today() time.Time {
-	return models.DayStart(h.svc.Now(), h.svc.Location(), 0)
-}

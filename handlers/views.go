@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,7 +30,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
 	tabbed := newTabbed(tabs[0], []template.HTML{"<li></li>"}, "/api/events/today?cursor=x")
-	detail := newDetail(sample.Event, loc, nil, nil, "")
+	detail := newDetail(sample.Event, loc, nil, nil, "", "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
 		"partials/event_row":  sample,
@@ -86,24 +87,35 @@ type rowView struct {
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
 }
 
-func (h *Handlers) row(e models.Event, message string) rowView {
-	r := rowView{Event: e, Loc: h.svc.Location(), Message: message, Target: targetSelf, Today: h.today()}
+// newRow is e as a row whose buttons answer into target.
+func newRow(e models.Event, loc *time.Location, today time.Time, target, message string) rowView {
+	r := rowView{Event: e, Loc: loc, Message: message, Target: target, Today: today}
 	if e.Kind != models.KindActivityLog { // logs are not lifecycle targets in the UI
 		r.Ops = models.Available(&e)
 	}
 	return r
 }
 
+func (h *Handlers) row(e models.Event, message string) rowView {
+	return newRow(e, h.svc.Location(), h.today(), targetSelf, message)
+}
+
 // rows renders the rows of a list, from the row cache where it can.
 func (h *Handlers) rows(events []models.Event) ([]template.HTML, error) {
 	rows := make([]template.HTML, len(events))
+	loc, today := h.svc.Location(), h.today()
 	for i, e := range events {
 		var err error
-		if rows[i], err = h.cache.html(h.row(e, "")); err != nil {
+		if rows[i], err = h.cache.html(newRow(e, loc, today, targetSelf, "")); err != nil {
 			return nil, err
 		}
 	}
 	return rows, nil
+}
+
+// today is the start of the service's current day, for overdue marks.
+func (h *Handlers) today() time.Time {
+	return models.DayStart(h.svc.Now(), h.svc.Location(), 0)
 }
 
 // listView is a page of rendered rows and the address of the next page, if any.
@@ -118,19 +130,12 @@ type opButton struct {
 	Label string
 }
 
-var opLabels = map[models.Op]string{
-	models.OpComplete:   "Complete",
-	models.OpDefer:      "Defer",
-	models.OpCancel:     "Cancel",
-	models.OpReactivate: "Reactivate",
-}
-
 // Buttons are the row's lifecycle buttons, defer first among them only
 // where the lifecycle table puts it.
 func (r rowView) Buttons() []opButton {
 	b := make([]opButton, len(r.Ops))
 	for i, op := range r.Ops {
-		b[i] = opButton{Op: op, Label: opLabels[op]}
+		b[i] = opButton{Op: op, Label: sentence(string(op))}
 	}
 	return b
 }
@@ -147,18 +152,11 @@ var kindLabels = map[models.Kind]string{
 	models.KindActivityLog:   "Log",
 }
 
-var statusLabels = map[models.Status]string{
-	models.StatusPlanned:    "planned",
-	models.StatusTentative:  "tentative",
-	models.StatusInProgress: "in progress",
-	models.StatusWaiting:    "waiting",
-	models.StatusDeferred:   "deferred",
-	models.StatusDone:       "done",
-	models.StatusCancelled:  "cancelled",
-}
+// statusLabel is a status in words: "in progress" for in_progress.
+func statusLabel(s models.Status) string { return strings.ReplaceAll(string(s), "_", " ") }
 
 func (r rowView) KindLabel() string   { return kindLabels[r.Kind] }
-func (r rowView) StatusLabel() string { return statusLabels[r.Status] }
+func (r rowView) StatusLabel() string { return statusLabel(r.Status) }
 func (r rowView) Tag() string {
 	if r.ProjectTag == nil {
 		return ""
@@ -272,9 +270,9 @@ func (v historyView) Rows() []historyRow {
 // the status alone when it did not change.
 func (r historyRow) Transition() string {
 	if r.StatusBefore == nil || *r.StatusBefore == r.StatusAfter {
-		return statusLabels[r.StatusAfter]
+		return statusLabel(r.StatusAfter)
 	}
-	return statusLabels[*r.StatusBefore] + " → " + statusLabels[r.StatusAfter]
+	return statusLabel(*r.StatusBefore) + " → " + statusLabel(r.StatusAfter)
 }
 
 // Changes are the fields a history row changed, old and new, in the page's zone.
@@ -448,21 +446,15 @@ type detailView struct {
 }
 
 // newDetail builds the detail of e; values and errs are a refused form's.
-func newDetail(e models.Event, loc *time.Location, values url.Values, errs models.FieldErrors, saved string) detailView {
-	r := rowView{Event: e, Loc: loc, Target: targetDetail}
-	if e.Kind != models.KindActivityLog {
-		r.Ops = models.Available(&e)
-	}
+func newDetail(e models.Event, loc *time.Location, values url.Values, errs models.FieldErrors, saved, message string) detailView {
 	if values == nil {
 		values = formValues(e, loc)
 	}
-	return detailView{Row: r, Form: newForm(e.Kind, values, errs, loc), Saved: saved}
+	return detailView{Row: newRow(e, loc, time.Time{}, targetDetail, message), Form: newForm(e.Kind, values, errs, loc), Saved: saved}
 }
 
 func (h *Handlers) detail(e models.Event, values url.Values, errs models.FieldErrors, saved, message string) detailView {
-	d := newDetail(e, h.svc.Location(), values, errs, saved)
-	d.Row.Message = message
-	return d
+	return newDetail(e, h.svc.Location(), values, errs, saved, message)
 }
 
 // stateItem is one read-only field of the detail.
@@ -488,5 +480,5 @@ func (d detailView) ReactivateTo() string {
 	if d.Row.UndoStatus == nil {
 		return ""
 	}
-	return statusLabels[*d.Row.UndoStatus]
+	return statusLabel(*d.Row.UndoStatus)
 }
