@@ -435,17 +435,13 @@ func (c enumPtrCol[T]) Scan(src any) error {
 func (c timeCol) Scan(src any) error {
 	var t *time.Time
 	if src != nil {
-		var v time.Time
-		switch src := src.(type) {
-		case time.Time:
-			v = src
-		case string:
-			var err error
-			if v, err = parsePGTime(src); err != nil {
-				return err
-			}
-		default:
+		text, ok := src.(string) // eventColumns selects every time as text
+		if !ok {
 			return fmt.Errorf("cannot scan %T into a time", src)
+		}
+		v, err := parsePGTime(text)
+		if err != nil {
+			return err
 		}
 		if c.i < 0 {
 			t = &v
