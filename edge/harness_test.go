@@ -3,17 +3,11 @@ package edge_test
 import (
 	"bufio"
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -128,34 +122,9 @@ var (
 func certificate(t *testing.T) {
 	t.Helper()
 	certOnce.Do(func() {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			errCertificate = err
+		if certPEM, keyPEM, errCertificate = edge.SelfSigned("127.0.0.1", 24*time.Hour); errCertificate != nil {
 			return
 		}
-		tmpl := &x509.Certificate{
-			SerialNumber:          big.NewInt(1),
-			Subject:               pkix.Name{CommonName: "events edge test"},
-			NotBefore:             time.Now().Add(-time.Hour),
-			NotAfter:              time.Now().Add(24 * time.Hour),
-			IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
-			KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-			ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-			BasicConstraintsValid: true,
-			IsCA:                  true,
-		}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-		if err != nil {
-			errCertificate = err
-			return
-		}
-		keyDER, err := x509.MarshalECPrivateKey(key)
-		if err != nil {
-			errCertificate = err
-			return
-		}
-		certPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-		keyPEM = pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER})
 		roots = x509.NewCertPool()
 		roots.AppendCertsFromPEM(certPEM)
 	})
