@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -30,6 +29,7 @@ import (
 
 	"events/app"
 	"events/app/pgcluster"
+	"events/cmd/internal/harness"
 )
 
 type options struct {
@@ -81,7 +81,7 @@ type env struct {
 	sockDir  string // for pgbench
 	logPath  string // the server log, read to capture the service's statements
 	postgres int    // the postmaster's pid, 0 when not ours
-	service  *service
+	service  *harness.Service
 	seedTime time.Duration
 	poolSize int // the service's database pool
 }
@@ -179,11 +179,17 @@ func run(ctx context.Context, o options) error {
 	if o.conns == 0 {
 		e.o.conns = e.poolSize
 	}
-	if e.service, err = startService(ctx, bin, e.dsn, o.pin, o.pprof != ""); err != nil {
+	cpu := -1
+	if o.pin {
+		cpu = 1
+	}
+	// The service's log is discarded: writing it is part of the work
+	// measured, keeping it is not.
+	if e.service, err = harness.Start(ctx, bin, harness.Options{Env: []string{"DATABASE_URL=" + e.dsn}, Pprof: o.pprof != "", CPU: cpu}); err != nil {
 		return err
 	}
-	defer e.service.stop()
-	say("service pid %d on %s; %d connections", e.service.cmd.Process.Pid, e.service.base, e.o.conns)
+	defer e.service.Stop()
+	say("service pid %d on %s; %d connections", e.service.Pid(), e.service.Base, e.o.conns)
 
 	return measure(ctx, e)
 }
@@ -194,16 +200,11 @@ func buildService(ctx context.Context, o options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	args := []string{"build", "-o", bin}
+	var tags []string
 	if o.pprof != "" {
-		args = append(args, "-tags", "pprof")
+		tags = append(tags, "pprof")
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, "./cmd/events")...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/events: %w", err)
-	}
-	return bin, nil
+	return bin, harness.Build(ctx, bin, tags...)
 }
 
 // socketDir is the folder of the Unix socket of a pgdriver DSN, for pgbench.

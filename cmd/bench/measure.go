@@ -19,7 +19,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"events/cmd/internal/procfs"
+	"events/cmd/internal/harness"
 )
 
 // sample is one run of one scenario.
@@ -65,7 +65,7 @@ func measure(ctx context.Context, e *env) error {
 				r, s.key, sm.rps, ms(sm.p50), ms(sm.p99), sm.rate, sm.pgTPS, ratio(sm.rps, sm.pgTPS), sm.cpuMs, sm.errors, loadavg())
 		}
 	}
-	hwm := procfs.StatusKiB(e.service.pid(), "VmHWM")
+	hwm := harness.StatusKiB(e.service.Pid(), "VmHWM")
 	table := report(e, list, results, hwm)
 	fmt.Println(table)
 	out := table + "\n## Plans\n\n" + plans
@@ -97,19 +97,19 @@ func loadavg() string {
 // statements.
 func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, error) {
 	var sm sample
-	before, err := procfs.CPUTicks(e.service.pid())
+	before, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
 		return sm, err
 	}
 	var prof chan error
-	if e.o.pprof != "" && run == 1 && e.service.prof != "" {
+	if e.o.pprof != "" && run == 1 && e.service.Pprof != "" {
 		prof = make(chan error, 1)
 		go func() { prof <- profile(e, s.key) }()
 	}
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
 		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
 	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, e.o.step, s.key)
-	after, err := procfs.CPUTicks(e.service.pid())
+	after, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
 		return sm, err
 	}
@@ -120,7 +120,7 @@ func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, erro
 	}
 	sm.rps = sat.Throughput
 	if sat.Requests > 0 {
-		sm.cpuMs = float64(after-before) * 1000 / procfs.TicksPerSecond / float64(sat.Requests)
+		sm.cpuMs = float64(after-before) * 1000 / harness.TicksPerSecond / float64(sat.Requests)
 	}
 	sm.errors = sat.Requests - uint64(float64(sat.Requests)*sat.Success+0.5)
 	if sm.rps < 2 {
@@ -226,7 +226,7 @@ func profile(e *env, key string) error {
 	}
 	secs := max(1, int(e.o.step.Seconds())-1)
 	fetch := func(path, file string) error {
-		res, err := http.Get(e.service.prof + path)
+		res, err := http.Get(e.service.Pprof + path)
 		if err != nil {
 			return err
 		}

@@ -46,13 +46,13 @@ var (
 
 func get(path string, h http.Header) func(e *env) []vegeta.Target {
 	return func(e *env) []vegeta.Target {
-		return []vegeta.Target{{Method: "GET", URL: e.service.base + path, Header: h}}
+		return []vegeta.Target{{Method: "GET", URL: e.service.Base + path, Header: h}}
 	}
 }
 
 func post(path string, body []byte, h http.Header) func(e *env) []vegeta.Target {
 	return func(e *env) []vegeta.Target {
-		return []vegeta.Target{{Method: "POST", URL: e.service.base + path, Body: body, Header: h}}
+		return []vegeta.Target{{Method: "POST", URL: e.service.Base + path, Body: body, Header: h}}
 	}
 }
 
@@ -119,7 +119,7 @@ func lifecycleTargeter(e *env) vegeta.Targeter {
 		if (i/uint64(len(ids)))%2 == 1 {
 			op = "reactivate"
 		}
-		t.Method, t.URL, t.Body, t.Header = "POST", fmt.Sprintf("%s/api/events/%d/%s", e.service.base, ids[i%uint64(len(ids))], op), nil, nil
+		t.Method, t.URL, t.Body, t.Header = "POST", fmt.Sprintf("%s/api/events/%d/%s", e.service.Base, ids[i%uint64(len(ids))], op), nil, nil
 		return nil
 	}
 }
@@ -189,7 +189,7 @@ func replaceNumber(s, n, with string) string {
 func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 	ids := pool(e)
 	id := strconv.FormatInt(ids[0], 10)
-	complete, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.base + "/api/events/" + id + "/complete"})
+	complete, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/complete"})
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 	if err := e.db.NewRaw("SELECT max(id) FROM event_history WHERE event_id = ? AND change_kind = 'complete'", ids[0]).Scan(ctx, &step); err != nil {
 		return err
 	}
-	reactivate, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.base + "/api/events/" + id + "/reactivate"})
+	reactivate, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/reactivate"})
 	if err != nil {
 		return err
 	}

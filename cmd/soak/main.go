@@ -83,7 +83,7 @@ func run(o options) error {
 	defer svc.stop()
 
 	step("starting nginx from the edge template")
-	ngx, err := startEdge(dir, svc.addr)
+	ngx, err := startEdge(dir, svc.Addr)
 	if err != nil {
 		return err
 	}

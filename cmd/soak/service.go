@@ -7,16 +7,14 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
-	"events/cmd/internal/procfs"
+	"events/cmd/internal/harness"
 	"events/edge"
 )
 
@@ -24,66 +22,39 @@ const soakPassword = "a soak-test password"
 
 // service is the real binary, with its pprof port for counting.
 type service struct {
-	cmd   *exec.Cmd
-	addr  string // host:port of its HTTP
-	pprof string // host:port of net/http/pprof
+	*harness.Service
 	token string
 	log   *os.File
 }
 
 func startService(ctx context.Context, dir, dsn string) (*service, error) {
 	bin := filepath.Join(dir, "events")
-	build := exec.CommandContext(ctx, "go", "build", "-tags", "pprof", "-o", bin, "./cmd/events")
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	pport, err := freePort()
-	if err != nil {
+	if err := harness.Build(ctx, bin, "pprof"); err != nil {
 		return nil, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(soakPassword), bcrypt.DefaultCost)
 	if err != nil {
 		return nil, err
 	}
-	s := &service{addr: "127.0.0.1:" + port, pprof: "127.0.0.1:" + pport, token: "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
+	s := &service{token: "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	if s.log, err = os.Create(filepath.Join(dir, "service.log")); err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command(bin, "serve")
-	s.cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+dsn, "HOST=127.0.0.1", "PORT="+port, "EVENTS_PPROF_ADDR="+s.pprof,
-		"EVENTS_PASSWORD_HASH="+string(hash), "EVENTS_SESSION_KEY=soak-session-key-"+strings.Repeat("k", 32),
-		"EVENTS_API_TOKENS="+s.token, "EVENTS_TRUSTED_PROXIES=127.0.0.1")
-	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
+	s.Service, err = harness.Start(ctx, bin, harness.Options{
+		Env: []string{"DATABASE_URL=" + dsn,
+			"EVENTS_PASSWORD_HASH=" + string(hash), "EVENTS_SESSION_KEY=soak-session-key-" + strings.Repeat("k", 32),
+			"EVENTS_API_TOKENS=" + s.token, "EVENTS_TRUSTED_PROXIES=127.0.0.1"},
+		Log: s.log, Pprof: true, CPU: -1,
+	})
+	if err != nil {
+		s.log.Close()
+		return nil, fmt.Errorf("%w; its log is %s", err, s.log.Name())
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		resp, err := http.Get("http://" + s.addr + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			s.stop()
-			return nil, fmt.Errorf("the service did not become ready; its log is %s", s.log.Name())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return s, nil
 }
 
 func (s *service) stop() {
-	if s.cmd.Process != nil {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		_ = s.cmd.Wait()
-	}
+	s.Stop()
 	s.log.Close()
 }
 
@@ -97,7 +68,7 @@ type sample struct {
 func (s *service) sample() (sample, error) {
 	var out sample
 	// debug=1 starts with "goroutine profile: total N"
-	body, err := get("http://" + s.pprof + "/debug/pprof/goroutine?debug=1")
+	body, err := get(s.Pprof + "/debug/pprof/goroutine?debug=1")
 	if err != nil {
 		return out, err
 	}
@@ -105,7 +76,7 @@ func (s *service) sample() (sample, error) {
 		return out, fmt.Errorf("goroutine profile: %v", err)
 	}
 	// gc=1 collects first; the text ends with the runtime's MemStats.
-	if body, err = get("http://" + s.pprof + "/debug/pprof/heap?debug=1&gc=1"); err != nil {
+	if body, err = get(s.Pprof + "/debug/pprof/heap?debug=1&gc=1"); err != nil {
 		return out, err
 	}
 	for _, line := range strings.Split(body, "\n") {
@@ -113,7 +84,7 @@ func (s *service) sample() (sample, error) {
 			out.heap, _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		}
 	}
-	out.rss = procfs.StatusKiB(s.cmd.Process.Pid, "VmRSS") << 10
+	out.rss = harness.StatusKiB(s.Pid(), "VmRSS") << 10
 	return out, nil
 }
 
@@ -152,7 +123,7 @@ func get(url string) (string, error) {
 }
 
 func freePort() (string, error) {
-	p, err := procfs.FreePort()
+	p, err := harness.FreePort()
 	return strconv.Itoa(p), err
 }
 

@@ -1,6 +1,7 @@
-// Package procfs holds what the measuring commands (cmd/bench, cmd/soak)
-// read of a running process from /proc, and a free loopback port.
-package procfs
+// Package harness is what the measuring commands (cmd/bench, cmd/soak)
+// share: the real service binary built and started on a loopback port, and
+// what they read of it from /proc.
+package harness
 
 import (
 	"fmt"
