@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,31 +25,11 @@ func mustZone(name string) *time.Location {
 	return loc
 }
 
-// clock is the injected time of a test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
-
 // newService returns a service over a fresh database, its clock at now.
-func newService(t *testing.T, now time.Time) (*app.Service, *bun.DB, *clock) {
+func newService(t *testing.T, now time.Time) (*app.Service, *bun.DB, *dbtest.Clock) {
 	t.Helper()
 	db := dbtest.New(t)
-	c := &clock{t: now}
+	c := dbtest.NewClock(now)
 	return app.NewService(db, seoul, c.Now), db, c
 }
 

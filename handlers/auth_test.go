@@ -48,7 +48,7 @@ func authServer(t *testing.T, password bool) (*server, *lockedBuffer) {
 	}
 	logs := &lockedBuffer{}
 	db := dbtest.New(t)
-	c := &clock{t: t0}
+	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)
 	f, err := handlers.New(svc, handlers.Options{
 		Logger: slog.New(slog.NewTextHandler(logs, nil)), RequestTimeout: 5 * time.Second, Auth: auth,

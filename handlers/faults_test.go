@@ -271,7 +271,7 @@ func TestStatementTimeoutEndsALockWait503(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s := &server{t: t, db: db, clock: &clock{t: t0}}
+	s := &server{t: t, db: db, clock: dbtest.NewClock(t0)}
 	s.svc = app.NewService(db, seoul, s.clock.Now)
 	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
 	if err != nil {

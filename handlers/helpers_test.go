@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,26 +40,6 @@ var seoul = func() *time.Location {
 // quiet discards the request log, so test output shows only failures.
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// clock is the injected time of a test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
-
 // server is the real Fiber app over a fresh database, its clock at t0, its
 // zone Asia/Seoul.
 type server struct {
@@ -68,14 +47,14 @@ type server struct {
 	f     *fiber.App
 	svc   *app.Service
 	db    *bun.DB
-	clock *clock
+	clock *dbtest.Clock
 	base  string // of the app served on a loopback port, once live has started it
 }
 
 func newServer(t *testing.T) *server {
 	t.Helper()
 	db := dbtest.New(t)
-	c := &clock{t: t0}
+	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)
 	return &server{t: t, f: newApp(t, svc), svc: svc, db: db, clock: c}
 }
