@@ -55,6 +55,9 @@ type harness struct {
 	cluster  *pgcluster.Cluster
 	tmpDir   string
 	watchdog *watchdog
+
+	extraMu   sync.Mutex
+	extraDirs []string // made by ProcessDir, removed at teardown
 }
 
 var h harness
@@ -279,10 +282,30 @@ func (h *harness) teardown() error {
 			errs = append(errs, err)
 		}
 	}
+	h.extraMu.Lock()
+	for _, dir := range h.extraDirs {
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	h.extraMu.Unlock()
 	if h.watchdog != nil {
 		h.watchdog.dismiss()
 	}
 	return errors.Join(errs...)
+}
+
+// ProcessDir makes a temporary folder for the whole test process (a binary built once, say),
+// removed when Main ends. Each process gets its own, so two test runs never share one.
+func ProcessDir(prefix string) (string, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	h.extraMu.Lock()
+	h.extraDirs = append(h.extraDirs, dir)
+	h.extraMu.Unlock()
+	return dir, nil
 }
 
 func dropDatabase(ctx context.Context, admin *bun.DB, name string) error {

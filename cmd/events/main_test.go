@@ -35,9 +35,14 @@ var (
 func build(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		// One fixed place, overwritten by each run, so runs leave no trail.
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("events-cmd-test-%d", os.Getuid()))
-		if buildErr = os.MkdirAll(dir, 0o755); buildErr != nil {
+		// A folder of this run's own, removed when the tests end, so two
+		// runs side by side never share (or overwrite) one binary.
+		dir, err := dbtest.ProcessDir("events-cmd-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		if buildErr = os.Chmod(dir, 0o755); buildErr != nil {
 			return
 		}
 		binary = filepath.Join(dir, "events")
