@@ -1,0 +1,41 @@
+package app
+
+import (
+	"strings"
+	"time"
+)
+
+// where collects the conditions of a query and their arguments.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, args...)
+}
+
+func (w *where) sql() string {
+	if len(w.conds) == 0 {
+		return "TRUE"
+	}
+	return strings.Join(w.conds, "\n  AND ")
+}
+
+// bound is a range bound: the time, or nil for unbounded.
+func bound(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
+
+// overlaps selects spans that overlap [from, to); a running activity log
+// spans up to now.
+func overlaps(w *where, from, to *time.Time, now time.Time) {
+	w.add("e.span && tstzrange(?, ?, '[)')", bound(from), bound(to))
+	if from != nil {
+		w.add("(NOT upper_inf(e.span) OR ? < ?)", *from, now)
+	}
+}

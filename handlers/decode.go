@@ -1,0 +1,58 @@
+package handlers
+
+import (
+	"mime"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/models"
+)
+
+// decode reads a JSON or form body into the one input type.
+func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, error) {
+	body := c.Body()
+	lifecycle := set == models.NoFields || set == models.DeferFields
+	if len(body) == 0 && lifecycle {
+		return models.Input{}, nil
+	}
+	switch mediaType(c) {
+	case "application/json":
+		return models.DecodeJSON(body, set)
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return models.Input{}, models.BadRequest("", "the form body does not parse: %s", err)
+		}
+		return models.DecodeForm(form, set, h.svc.Location())
+	case "":
+		if len(body) == 0 {
+			return models.Input{}, models.BadRequest("", "the body is empty: send a JSON object")
+		}
+	}
+	return models.Input{}, models.ErrUnsupportedMediaType
+}
+
+func mediaType(c *fiber.Ctx) string {
+	ct := c.Get(fiber.HeaderContentType)
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "invalid"
+	}
+	if strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json") {
+		return "application/json"
+	}
+	return mt
+}
+
+// actor is who a request acts for: the pages (htmx, or a form they post) or an API client.
+func actor(c *fiber.Ctx) models.Actor {
+	if c.Get("HX-Request") == "true" || mediaType(c) == "application/x-www-form-urlencoded" {
+		return models.ActorUser
+	}
+	return models.ActorAPI
+}

@@ -1,0 +1,141 @@
+package handlers
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/utils"
+
+	"events/app"
+	"events/models"
+)
+
+// problem is an RFC 9457 problem details body.
+type problem struct {
+	Type       string              `json:"type"`
+	Title      string              `json:"title"`
+	Status     int                 `json:"status"`
+	Detail     string              `json:"detail"`
+	Errors     []models.FieldError `json:"errors"`
+	ExistingID *int64              `json:"existing_id,omitempty"`
+}
+
+// problemFor maps an error to its status and problem; this is the only place
+// an error picks its status.
+func problemFor(err error) problem {
+	p := problem{Type: "about:blank", Errors: []models.FieldError{}}
+	var (
+		bad   *models.BadRequestError
+		conf  *models.ConflictError
+		dup   *models.DuplicateError
+		field models.FieldErrors
+		ferr  *fiber.Error
+	)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		p.Status, p.Detail = fiber.StatusNotFound, "There is no such event."
+	case errors.As(err, &bad):
+		p.Status, p.Detail = fiber.StatusBadRequest, bad.Error()
+		if bad.Field != "" {
+			p.Errors = append(p.Errors, models.FieldError{Field: bad.Field, Message: bad.Reason})
+		}
+	case errors.Is(err, models.ErrUnsupportedMediaType):
+		p.Status, p.Detail = fiber.StatusUnsupportedMediaType, err.Error()
+	case errors.As(err, &conf):
+		p.Status, p.Detail = fiber.StatusConflict, conf.Reason
+	case errors.As(err, &dup):
+		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
+	case errors.As(err, &field):
+		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
+		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+	case errors.Is(err, app.ErrUnavailable):
+		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
+	case errors.As(err, &ferr):
+		p.Status, p.Detail = ferr.Code, ferr.Message
+		switch ferr.Code {
+		case fiber.StatusNotFound:
+			p.Detail = "There is nothing at this address."
+		case fiber.StatusRequestEntityTooLarge:
+			p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
+		}
+	default:
+		p.Status, p.Detail = fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
+	}
+	p.Title = statusTitle(p.Status)
+	return p
+}
+
+// loggedFields names the fields of a problem for the log: a name the API
+// knows as itself, any other as "(unknown)".
+func loggedFields(errs []models.FieldError) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = "(unknown)"
+		if models.KnownName(e.Field) {
+			out[i] = e.Field
+		}
+	}
+	return out
+}
+
+func statusTitle(status int) string {
+	switch status {
+	case fiber.StatusUnprocessableEntity:
+		return "Unprocessable Content"
+	case fiber.StatusRequestEntityTooLarge:
+		return "Content Too Large"
+	}
+	return utils.StatusMessage(status)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// errorHandler is the one error mapper: problem details for API clients, a
+// fragment for htmx, with the same status. 5xx are logged as errors, 4xx as
+// warnings.
+func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
+	p := problemFor(err)
+	setSecurityHeaders(c)
+	rid := c.GetRespHeader(fiber.HeaderXRequestID)
+	if rid == "" {
+		// an error the server raised before any middleware ran (a body over the limit)
+		rid = utils.UUID()
+		c.Set(fiber.HeaderXRequestID, rid)
+	}
+	if p.Status >= 500 {
+		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+	} else {
+		// The reason is in the answer; the log keeps the status and the
+		// names of the fields at fault, never what the client sent (a name
+		// the API does not know may be anything, a password too).
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors))
+	}
+	if p.ExistingID != nil {
+		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))
+	}
+	c.Status(p.Status)
+	c.Vary("HX-Request") // the JSON and the fragment of an error differ too
+	if fragment(c) {
+		if p.Status >= 500 {
+			// the part of the page that asked stays as it was; the page says what failed
+			c.Set("HX-Retarget", "#flash")
+			c.Set("HX-Reswap", "innerHTML")
+		}
+		return c.Render("partials/problem", p)
+	}
+	if wantsPage(c) {
+		return c.Render("pages/error", errorPage{chrome: h.chrome(c, p.Title), Problem: p})
+	}
+	body, merr := c.App().Config().JSONEncoder(p)
+	if merr != nil {
+		return merr
+	}
+	c.Set(fiber.HeaderContentType, "application/problem+json")
+	return c.Send(body)
+}

@@ -1,0 +1,99 @@
+package handlers
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/models"
+)
+
+// pageTarget names the part of a page an htmx request updates, from its
+// HX-Target header: the detail section, the new-event form, or (anything
+// else) a row of a list.
+type pageTarget int
+
+const (
+	toRow pageTarget = iota
+	toDetail
+	toNewForm
+)
+
+func targetOf(c *fiber.Ctx) pageTarget {
+	switch c.Get("HX-Target") {
+	case "section#detail":
+		return toDetail
+	case "form#new-form":
+		return toNewForm
+	}
+	return toRow
+}
+
+// changed tells the page that an event changed, so its history refreshes.
+// The event is sent to the body: the button that asked is gone by then.
+func changed(c *fiber.Ctx) {
+	if fragment(c) {
+		c.Set("HX-Trigger", `{"event-changed":{"target":"body"}}`)
+	}
+}
+
+// refused answers a refused write in the terms of the page part that sent
+// it: the new-event form or the edit form with each error by its field and
+// the typed values kept; a row or the detail, as it now is, with the reason.
+// Every other refusal (and every API client's) goes to the error handler.
+func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
+	if !fragment(c) {
+		return err
+	}
+	c.Vary("HX-Request")
+	p := problemFor(err)
+	var fields models.FieldErrors
+	isFields := errors.As(err, &fields)
+	target := targetOf(c)
+	if target == toNewForm {
+		if !isFields {
+			return err
+		}
+		form, _ := url.ParseQuery(string(c.Body()))
+		kind := models.Kind(form.Get("kind"))
+		if !kind.Valid() {
+			return err
+		}
+		c.Status(p.Status)
+		return c.Render("partials/new_form", newForm(kind, form, fields, h.svc.Location()))
+	}
+	if id == 0 || (p.Status != fiber.StatusConflict && p.Status != fiber.StatusUnprocessableEntity && p.Status != fiber.StatusBadRequest) {
+		return err
+	}
+	e, gerr := h.svc.Get(c.UserContext(), id)
+	if gerr != nil {
+		return err
+	}
+	if target == toDetail && c.Method() == fiber.MethodPatch && isFields {
+		form, _ := url.ParseQuery(string(c.Body()))
+		c.Status(p.Status)
+		return c.Render("partials/detail", h.detail(e, form, fields, "", ""))
+	}
+	return h.sendEvent(c, p.Status, e, "", sentence(p.Detail))
+}
+
+// sentence starts s with a capital letter.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// wantsPage reports whether an error should be an HTML page: a page's
+// address, or a browser asking anywhere outside the API.
+func wantsPage(c *fiber.Ctx) bool {
+	path := c.Path()
+	if strings.HasPrefix(path, "/api/") || path == "/api" {
+		return false
+	}
+	return path == "/events" || strings.HasPrefix(path, "/events/") ||
+		c.Accepts(fiber.MIMEApplicationJSON, fiber.MIMETextHTML) == fiber.MIMETextHTML
+}
