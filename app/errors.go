@@ -19,29 +19,6 @@ import (
 // ErrUnavailable: the database did not answer in time, or not at all (503).
 var ErrUnavailable = errors.New("the database is unavailable")
 
-// constraintFields names the field each CHECK constraint is about, so a row
-// the database refuses is reported like one the Go validation refuses.
-var constraintFields = map[string]string{
-	"calendar_event_has_start":   "start_at",
-	"activity_log_has_a_time":    "ended_at",
-	"cancelled_iff_cancelled_at": "status",
-	"deferred_iff_defer_until":   "status",
-	"completed_at_when_finished": "status",
-	"running_log_has_no_end":     "ended_at",
-	"undo_from_finished":         "status",
-	"end_at_after_start_at":      "end_at",
-	"ended_at_after_started_at":  "ended_at",
-	"time_fields_of_kind":        "kind",
-	"title_required":             "title",
-	"title_length":               "title",
-	"description_length":         "description",
-	"priority_range":             "priority",
-	"project_tag_length":         "project_tag",
-	"source_ref_iff_source":      "source_ref",
-	"source_ref_length":          "source_ref",
-	"text_without_controls":      "title",
-}
-
 // classify turns storage errors into the domain's: no row is
 // models.ErrNotFound, a broken constraint a models.FieldErrors, a lost or
 // slow database ErrUnavailable. Domain errors pass through.
@@ -57,7 +34,7 @@ func classify(err error) error {
 		code := pgErr.Field('C')
 		switch {
 		case code == "23514" || code == "23502":
-			field := constraintFields[pgErr.Field('n')]
+			field := models.ConstraintField(pgErr.Field('n'))
 			if field == "" {
 				field = pgErr.Field('c')
 			}

@@ -1,60 +1,8 @@
 package app
 
 import (
-	"fmt"
 	"time"
 )
-
-func (c timeCol) Scan(src any) error {
-	var t *time.Time
-	if src != nil {
-		text, ok := src.(string) // eventColumns selects every time as text
-		if !ok {
-			return fmt.Errorf("cannot scan %T into a time", src)
-		}
-		v, err := parsePGTime(text)
-		if err != nil {
-			return err
-		}
-		if c.i < 0 {
-			t = &v
-		} else {
-			c.r.times[c.i] = v
-			t = &c.r.times[c.i]
-		}
-	}
-	e := c.r.e
-	switch c.i {
-	case -1:
-		e.CreatedAt = derefTime(t)
-	case -2:
-		e.UpdatedAt = derefTime(t)
-	case 0:
-		e.StartAt = t
-	case 1:
-		e.EndAt = t
-	case 2:
-		e.DueAt = t
-	case 3:
-		e.StartedAt = t
-	case 4:
-		e.EndedAt = t
-	case 5:
-		e.CompletedAt = t
-	case 6:
-		e.CancelledAt = t
-	case 7:
-		e.DeferUntil = t
-	}
-	return nil
-}
-
-func derefTime(t *time.Time) time.Time {
-	if t == nil {
-		return time.Time{}
-	}
-	return *t
-}
 
 // parsePGTime reads PostgreSQL's text form of a timestamptz as a session in
 // UTC prints it ("2026-11-22 03:00:00.123456+00"), by position; any other

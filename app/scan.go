@@ -3,101 +3,113 @@ package app
 import (
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"events/models"
 )
 
-// eventColumns are the columns of models.Event (the span is the database's own).
-// The times come as text, which parsePGTime reads in a fraction of the
-// driver's time (a page holds up to 8,000 of them).
-const eventColumns = `e.id, e.kind, e.status, e.title, e.description, e.start_at::text, e.end_at::text, e.all_day,
-	e.due_at::text, e.started_at::text, e.ended_at::text, e.priority, e.project_tag, e.completed_at::text, e.cancelled_at::text,
-	e.defer_until::text, e.source, e.source_ref, e.undo_status, e.created_at::text, e.updated_at::text`
+// eventColumns are the columns of models.EventFields (the span is the
+// database's own). The times come as text, which parsePGTime reads in a
+// fraction of the driver's time (a page holds up to 1001 rows of 8 times).
+var eventColumns = func() string {
+	cols := make([]string, len(models.EventFields))
+	for i, f := range models.EventFields {
+		cols[i] = "e." + f.Column
+		if f.Type == models.TypeTime {
+			cols[i] += "::text"
+		}
+	}
+	return strings.Join(cols, ", ")
+}()
+
+// rowTimes is how many times a row has: they share one array.
+var rowTimes = func() int {
+	n := 0
+	for _, f := range models.EventFields {
+		if f.Type == models.TypeTime {
+			n++
+		}
+	}
+	return n
+}()
 
 // eventRow scans the columns of eventColumns into an Event without bun's
 // reflection: a listing reads up to 1001 rows, and a page's time went
-// mostly into scanning them. The time fields of a row share one array.
+// mostly into scanning them. The times of a row share one array.
 type eventRow struct {
-	dest  [21]any
+	dest  []any
 	e     *models.Event
-	times *[8]time.Time
+	times []time.Time
 }
 
 func (r *eventRow) scan(rows *sql.Rows, e *models.Event) error {
-	r.e, r.times = e, new([8]time.Time)
-	if r.dest[0] == nil {
-		r.dest = [21]any{
-			int64Col{r}, enumCol[models.Kind]{r, func(e *models.Event) *models.Kind { return &e.Kind }},
-			enumCol[models.Status]{r, func(e *models.Event) *models.Status { return &e.Status }},
-			stringCol{r, func(e *models.Event) *string { return &e.Title }},
-			stringCol{r, func(e *models.Event) *string { return &e.Description }},
-			timeCol{r, 0}, timeCol{r, 1}, boolCol{r}, timeCol{r, 2}, timeCol{r, 3}, timeCol{r, 4},
-			priorityCol{r},
-			stringPtrCol{r, func(e *models.Event) **string { return &e.ProjectTag }},
-			timeCol{r, 5}, timeCol{r, 6}, timeCol{r, 7},
-			enumPtrCol[models.Source]{r, func(e *models.Event) **models.Source { return &e.Source }},
-			stringPtrCol{r, func(e *models.Event) **string { return &e.SourceRef }},
-			enumPtrCol[models.Status]{r, func(e *models.Event) **models.Status { return &e.UndoStatus }},
-			timeCol{r, -1}, timeCol{r, -2},
+	r.e, r.times = e, make([]time.Time, rowTimes)
+	if r.dest == nil {
+		r.dest = make([]any, len(models.EventFields))
+		t := 0
+		for i := range models.EventFields {
+			f := &models.EventFields[i]
+			switch f.Type {
+			case models.TypeText:
+				r.dest[i] = textCol{r, f}
+			case models.TypeEnum:
+				r.dest[i] = enumCol{r, f}
+			case models.TypeTime:
+				r.dest[i] = timeCol{r, f, t}
+				t++
+			case models.TypeBool:
+				r.dest[i] = boolCol{r, f}
+			case models.TypeInt:
+				r.dest[i] = intCol{r, f}
+			}
 		}
 	}
-	return rows.Scan(r.dest[:]...)
+	return rows.Scan(r.dest...)
 }
 
-// The column scanners: each writes its value into the row's current event.
+// The column scanners: each writes its value into the row's current event
+// through its field's accessors.
 type (
-	int64Col    struct{ r *eventRow }
-	boolCol     struct{ r *eventRow }
-	priorityCol struct{ r *eventRow }
-	stringCol   struct {
-		r     *eventRow
-		field func(*models.Event) *string
+	intCol struct {
+		r *eventRow
+		f *models.Field
 	}
-	stringPtrCol struct {
-		r     *eventRow
-		field func(*models.Event) **string
+	boolCol struct {
+		r *eventRow
+		f *models.Field
 	}
-	enumCol[T ~string] struct {
-		r     *eventRow
-		field func(*models.Event) *T
+	textCol struct {
+		r *eventRow
+		f *models.Field
 	}
-	enumPtrCol[T ~string] struct {
-		r     *eventRow
-		field func(*models.Event) **T
+	enumCol struct {
+		r *eventRow
+		f *models.Field
 	}
-	// timeCol i >= 0 is the i-th nullable time of the row, in column order;
-	// -1 is created_at, -2 updated_at.
+	// timeCol i is the i-th time of the row, in column order.
 	timeCol struct {
 		r *eventRow
+		f *models.Field
 		i int
 	}
 )
 
-func (c int64Col) Scan(src any) error {
+func (c intCol) Scan(src any) error {
 	v, ok := src.(int64)
 	if !ok {
-		return fmt.Errorf("id: cannot scan %T", src)
+		return fmt.Errorf("%s: cannot scan %T", c.f.Name, src)
 	}
-	c.r.e.ID = v
+	c.f.SetInt(c.r.e, v)
 	return nil
 }
 
 func (c boolCol) Scan(src any) error {
 	v, ok := src.(bool)
 	if !ok {
-		return fmt.Errorf("all_day: cannot scan %T", src)
+		return fmt.Errorf("%s: cannot scan %T", c.f.Name, src)
 	}
-	c.r.e.AllDay = v
-	return nil
-}
-
-func (c priorityCol) Scan(src any) error {
-	v, ok := src.(int64)
-	if !ok {
-		return fmt.Errorf("priority: cannot scan %T", src)
-	}
-	c.r.e.Priority = int(v)
+	c.f.SetBool(c.r.e, v)
 	return nil
 }
 
@@ -111,46 +123,37 @@ func text(src any) (string, bool) {
 	return "", false
 }
 
-func (c stringCol) Scan(src any) error {
-	v, ok := text(src)
-	if !ok {
-		return fmt.Errorf("cannot scan %T into a string", src)
-	}
-	*c.field(c.r.e) = v
-	return nil
-}
-
-func (c stringPtrCol) Scan(src any) error {
+func (c textCol) Scan(src any) error {
 	if src == nil {
-		*c.field(c.r.e) = nil
+		c.f.SetText(c.r.e, "", false)
 		return nil
 	}
 	v, ok := text(src)
 	if !ok {
-		return fmt.Errorf("cannot scan %T into a string", src)
+		return fmt.Errorf("%s: cannot scan %T into a string", c.f.Name, src)
 	}
-	*c.field(c.r.e) = &v
+	c.f.SetText(c.r.e, v, true)
 	return nil
 }
 
-// enumValue is src as T: one of the enum's values when it is one (no
+// enumValue is src as a string: one of the enums' values when it is one (no
 // string is made for it), else a copy of src.
-func enumValue[T ~string](src any) (T, error) {
+func enumValue(src any) (string, error) {
 	var b []byte
 	switch v := src.(type) {
 	case []byte:
 		b = v
 	case string:
-		return T(v), nil
+		return v, nil
 	default:
 		return "", fmt.Errorf("cannot scan %T into an enum", src)
 	}
 	for _, s := range enumValues {
 		if string(b) == s {
-			return T(s), nil
+			return s, nil
 		}
 	}
-	return T(b), nil
+	return string(b), nil
 }
 
 // enumValues are the values of the enums of an event row.
@@ -168,18 +171,30 @@ var enumValues = func() []string {
 	return out
 }()
 
-func (c enumCol[T]) Scan(src any) error {
-	v, err := enumValue[T](src)
-	*c.field(c.r.e) = v
+func (c enumCol) Scan(src any) error {
+	if src == nil {
+		c.f.SetText(c.r.e, "", false)
+		return nil
+	}
+	v, err := enumValue(src)
+	c.f.SetText(c.r.e, v, true)
 	return err
 }
 
-func (c enumPtrCol[T]) Scan(src any) error {
-	if src == nil {
-		*c.field(c.r.e) = nil
-		return nil
+func (c timeCol) Scan(src any) error {
+	var t *time.Time
+	if src != nil {
+		text, ok := src.(string) // eventColumns selects every time as text
+		if !ok {
+			return fmt.Errorf("%s: cannot scan %T into a time", c.f.Name, src)
+		}
+		v, err := parsePGTime(text)
+		if err != nil {
+			return err
+		}
+		c.r.times[c.i] = v
+		t = &c.r.times[c.i]
 	}
-	v, err := enumValue[T](src)
-	*c.field(c.r.e) = &v
-	return err
+	c.f.SetTime(c.r.e, t)
+	return nil
 }

@@ -98,8 +98,7 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 			return nil
 		}
 		if _, err := tx.NewUpdate().Model(&n).WherePK().
-			Column("title", "description", "start_at", "end_at", "all_day", "due_at",
-				"started_at", "ended_at", "priority", "project_tag", "updated_at").
+			Column(models.EditableColumns()...).
 			Exec(ctx); err != nil {
 			return err
 		}

@@ -21,20 +21,6 @@ type formField struct {
 	Error    string
 }
 
-var fieldLabels = map[string]string{
-	"title": "Title", "description": "Description", "due_at": "Due", "start_at": "Starts",
-	"end_at": "Ends", "all_day": "All day", "started_at": "Started", "ended_at": "Ended",
-	"priority": "Priority", "project_tag": "Project tag", "defer_until": "Deferred until",
-}
-
-// kindFields are the form fields of each kind, in order: the form rules of
-// the specification.
-var kindFields = map[models.Kind][]string{
-	models.KindTask:          {"title", "desc", "due_at", "start_at", "priority", "project_tag"},
-	models.KindCalendarEvent: {"title", "desc", "start_at", "end_at", "all_day", "priority", "project_tag"},
-	models.KindActivityLog:   {"title", "desc", "started_at", "ended_at", "priority", "project_tag"},
-}
-
 // formView is the fields of one kind's form with their values and errors,
 // and the errors no field of the form shows.
 type formView struct {
@@ -70,18 +56,12 @@ func (f formView) HasErrors() bool {
 func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *time.Location) formView {
 	f := formView{Kind: kind, Zone: loc.String()}
 	shown := map[string]bool{}
-	for _, name := range kindFields[kind] {
-		ff := formField{Name: name, Field: name, Type: "datetime-local"}
-		switch name {
-		case "title", "project_tag":
-			ff.Type = "text"
-		case "desc":
-			ff.Field, ff.Type = "description", "textarea"
+	for _, fd := range models.FormFields(kind) {
+		name := fd.Form()
+		ff := formField{Name: name, Field: fd.Name, Label: fd.Label, Type: fd.FormType}
+		switch fd.Name {
 		case "all_day":
-			ff.Type = "checkbox"
 			ff.Hint = "From the start's midnight to the end's, or one day without an end."
-		case "priority":
-			ff.Type = "priority"
 		case "start_at":
 			if kind == models.KindTask {
 				ff.Hint = "Optional: when the task starts, if it has a clock time."
@@ -89,7 +69,6 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		case "started_at":
 			ff.Hint = "Leave both times empty to record it as done now."
 		}
-		ff.Label = fieldLabels[ff.Field]
 		ff.Required = (name == "title" && kind != models.KindActivityLog) || (name == "start_at" && kind == models.KindCalendarEvent)
 		ff.Value = values.Get(name)
 		ff.Checked = ff.Type == "checkbox" && ff.Value != "" && ff.Value != "false" && ff.Value != "0"
@@ -120,19 +99,26 @@ func (ff formField) PriorityOptions() []struct{ Value, Label string } {
 // formValues are an event's values as its form shows them.
 func formValues(e models.Event, loc *time.Location) url.Values {
 	v := url.Values{}
-	v.Set("title", e.Title)
-	v.Set("desc", e.Description)
-	for name, t := range map[string]*time.Time{"due_at": e.DueAt, "start_at": e.StartAt, "end_at": e.EndAt, "started_at": e.StartedAt, "ended_at": e.EndedAt} {
-		if t != nil {
-			v.Set(name, t.In(loc).Format(inputLayout))
+	for _, f := range models.EventFields {
+		if !f.Editable() {
+			continue
 		}
-	}
-	if e.AllDay {
-		v.Set("all_day", "on")
-	}
-	v.Set("priority", strconv.Itoa(e.Priority))
-	if e.ProjectTag != nil {
-		v.Set("project_tag", *e.ProjectTag)
+		switch f.Type {
+		case models.TypeTime:
+			if t := f.Time(&e); t != nil {
+				v.Set(f.Form(), t.In(loc).Format(inputLayout))
+			}
+		case models.TypeBool:
+			if f.Bool(&e) {
+				v.Set(f.Form(), "on")
+			}
+		case models.TypeInt:
+			v.Set(f.Form(), strconv.FormatInt(f.Int(&e), 10))
+		default:
+			if s, ok := f.Text(&e); ok {
+				v.Set(f.Form(), s)
+			}
+		}
 	}
 	return v
 }

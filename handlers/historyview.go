@@ -54,12 +54,15 @@ func (r historyRow) Transition() string {
 // Changes are the fields a history row changed, old and new, in the page's zone.
 func (r historyRow) Changes() []string {
 	var out []string
-	for _, name := range []string{"start_at", "end_at", "all_day", "due_at", "started_at", "ended_at", "defer_until"} {
-		c, ok := r.History.Changes[name]
+	for _, f := range models.EventFields {
+		if f.Label == "" || (f.Type != models.TypeTime && f.Type != models.TypeBool) {
+			continue // the page shows the changes of times
+		}
+		c, ok := r.History.Changes[f.Name]
 		if !ok {
 			continue
 		}
-		out = append(out, fieldLabels[name]+": "+changeValue(c.Old, r.loc)+" → "+changeValue(c.New, r.loc))
+		out = append(out, f.Label+": "+changeValue(c.Old, r.loc)+" → "+changeValue(c.New, r.loc))
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package models
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -14,36 +13,6 @@ import (
 // microsecond precision, the precision PostgreSQL stores.
 const TimeLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// Event is one row of the events table.
-type Event struct {
-	bun.BaseModel `bun:"table:events,alias:e"`
-
-	ID          int64      `bun:"id,pk,autoincrement"`
-	Kind        Kind       `bun:"kind,notnull"`
-	Status      Status     `bun:"status,notnull"`
-	Title       string     `bun:"title,notnull"`
-	Description string     `bun:"description,notnull"`
-	StartAt     *time.Time `bun:"start_at"`
-	EndAt       *time.Time `bun:"end_at"`
-	AllDay      bool       `bun:"all_day,notnull"`
-	DueAt       *time.Time `bun:"due_at"`
-	StartedAt   *time.Time `bun:"started_at"`
-	EndedAt     *time.Time `bun:"ended_at"`
-	Priority    int        `bun:"priority,notnull"`
-	ProjectTag  *string    `bun:"project_tag"`
-	CompletedAt *time.Time `bun:"completed_at"`
-	CancelledAt *time.Time `bun:"cancelled_at"`
-	DeferUntil  *time.Time `bun:"defer_until"`
-	Source      *Source    `bun:"source"`
-	SourceRef   *string    `bun:"source_ref"`
-	// UndoStatus is the status reactivate would restore, nil when there is
-	// no step to undo. Every operation keeps it current, so a row can offer
-	// its buttons without reading the history.
-	UndoStatus *Status   `bun:"undo_status"`
-	CreatedAt  time.Time `bun:"created_at,notnull"`
-	UpdatedAt  time.Time `bun:"updated_at,notnull"`
-}
-
 // MarshalJSON writes the API's shape: times in UTC at microsecond precision.
 func (e Event) MarshalJSON() ([]byte, error) {
 	return e.AppendJSON(nil), nil
@@ -53,48 +22,16 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // encoding/json writes for it without HTML escaping, but without reflection
 // or a buffer of its own: a page of events is written into one buffer.
 func (e *Event) AppendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = strconv.AppendInt(b, e.ID, 10)
-	b = append(b, `,"kind":`...)
-	b = AppendJSONString(b, string(e.Kind))
-	b = append(b, `,"status":`...)
-	b = AppendJSONString(b, string(e.Status))
-	b = append(b, `,"title":`...)
-	b = AppendJSONString(b, e.Title)
-	b = append(b, `,"description":`...)
-	b = AppendJSONString(b, e.Description)
-	b = append(b, `,"start_at":`...)
-	b = appendJSONTime(b, e.StartAt)
-	b = append(b, `,"end_at":`...)
-	b = appendJSONTime(b, e.EndAt)
-	b = append(b, `,"all_day":`...)
-	b = strconv.AppendBool(b, e.AllDay)
-	b = append(b, `,"due_at":`...)
-	b = appendJSONTime(b, e.DueAt)
-	b = append(b, `,"started_at":`...)
-	b = appendJSONTime(b, e.StartedAt)
-	b = append(b, `,"ended_at":`...)
-	b = appendJSONTime(b, e.EndedAt)
-	b = append(b, `,"priority":`...)
-	b = strconv.AppendInt(b, int64(e.Priority), 10)
-	b = append(b, `,"project_tag":`...)
-	b = appendJSONStringPtr(b, e.ProjectTag)
-	b = append(b, `,"completed_at":`...)
-	b = appendJSONTime(b, e.CompletedAt)
-	b = append(b, `,"cancelled_at":`...)
-	b = appendJSONTime(b, e.CancelledAt)
-	b = append(b, `,"defer_until":`...)
-	b = appendJSONTime(b, e.DeferUntil)
-	b = append(b, `,"source":`...)
-	b = appendJSONStringPtr(b, (*string)(e.Source))
-	b = append(b, `,"source_ref":`...)
-	b = appendJSONStringPtr(b, e.SourceRef)
-	b = append(b, `,"reactivate_to":`...)
-	b = appendJSONStringPtr(b, (*string)(e.UndoStatus))
-	b = append(b, `,"created_at":`...)
-	b = appendJSONTime(b, &e.CreatedAt)
-	b = append(b, `,"updated_at":`...)
-	b = appendJSONTime(b, &e.UpdatedAt)
+	b = append(b, '{')
+	for i := range EventFields {
+		f := &EventFields[i]
+		key := f.jsonKey
+		if i == 0 {
+			key = key[1:]
+		}
+		b = append(b, key...)
+		b = f.appendJSON(b, e)
+	}
 	return append(b, '}')
 }
 

@@ -29,31 +29,6 @@ func (o Opt[T]) Ptr() *T {
 	return &v
 }
 
-// Input is the decoded body of a create, a PATCH or a lifecycle operation.
-// A JSON body and a form body fill the same struct and go through the same
-// validation.
-type Input struct {
-	Kind        Opt[Kind]
-	Status      Opt[Status]
-	Title       Opt[string]
-	Description Opt[string]
-	StartAt     Opt[time.Time]
-	EndAt       Opt[time.Time]
-	AllDay      Opt[bool]
-	DueAt       Opt[time.Time]
-	StartedAt   Opt[time.Time]
-	EndedAt     Opt[time.Time]
-	Priority    Opt[int]
-	ProjectTag  Opt[string]
-	Source      Opt[Source]
-	SourceRef   Opt[string]
-	DeferUntil  Opt[time.Time]
-
-	// FromForm is set for a form body: its times carry minutes only, and a
-	// PATCH compares them at that precision.
-	FromForm bool
-}
-
 // FieldSet names which fields a request may carry.
 type FieldSet int
 
@@ -67,52 +42,14 @@ const (
 // CSRFField is the form field that carries the CSRF token; forms may always send it.
 const CSRFField = "_csrf"
 
-type fieldKind int
-
-const (
-	fString fieldKind = iota
-	fTime
-	fBool
-	fInt
-	fKind
-	fStatus
-	fSource
-)
-
-type field struct {
-	kind     fieldKind
-	nullable bool
-	sets     []FieldSet
-	target   func(in *Input) any
-}
-
-var editable = []FieldSet{CreateFields, PatchFields}
-
-// fields is the one table of request fields: type, nullability, and the
-// requests that accept them.
-var fields = map[string]field{
-	"kind":        {fKind, false, []FieldSet{CreateFields}, func(in *Input) any { return &in.Kind }},
-	"status":      {fStatus, false, []FieldSet{CreateFields}, func(in *Input) any { return &in.Status }},
-	"title":       {fString, false, editable, func(in *Input) any { return &in.Title }},
-	"description": {fString, false, editable, func(in *Input) any { return &in.Description }},
-	"start_at":    {fTime, true, editable, func(in *Input) any { return &in.StartAt }},
-	"end_at":      {fTime, true, editable, func(in *Input) any { return &in.EndAt }},
-	"all_day":     {fBool, false, editable, func(in *Input) any { return &in.AllDay }},
-	"due_at":      {fTime, true, editable, func(in *Input) any { return &in.DueAt }},
-	"started_at":  {fTime, true, editable, func(in *Input) any { return &in.StartedAt }},
-	"ended_at":    {fTime, true, editable, func(in *Input) any { return &in.EndedAt }},
-	"priority":    {fInt, false, editable, func(in *Input) any { return &in.Priority }},
-	"project_tag": {fString, true, editable, func(in *Input) any { return &in.ProjectTag }},
-	"source":      {fSource, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.Source }},
-	"source_ref":  {fString, true, []FieldSet{CreateFields}, func(in *Input) any { return &in.SourceRef }},
-	"defer_until": {fTime, false, []FieldSet{DeferFields}, func(in *Input) any { return &in.DeferUntil }},
-}
-
 // KnownName reports whether name is a field, a form field or a query
 // parameter the API knows. A log may show such a name; any other name came
 // from the client and may hold anything.
 func KnownName(name string) bool {
-	if _, ok := fields[name]; ok {
+	if _, ok := fieldIndex[name]; ok {
+		return true
+	}
+	if _, ok := formAliases[name]; ok {
 		return true
 	}
 	for _, params := range listParams {
@@ -121,7 +58,7 @@ func KnownName(name string) bool {
 		}
 	}
 	switch name {
-	case "id", "created_at", "updated_at", "reactivate_to", "completed_at", "cancelled_at", "desc", "tab", CSRFField:
+	case "tab", CSRFField:
 		return true
 	}
 	return false
@@ -129,7 +66,7 @@ func KnownName(name string) bool {
 
 // refusal says why a known field is refused in a request of this set, or "" when it is accepted.
 func refusal(name string, set FieldSet) (string, bool) {
-	f, known := fields[name]
+	f, known := requestField(name)
 	if !known {
 		switch name {
 		case "id", "created_at", "updated_at", "reactivate_to":
@@ -139,10 +76,8 @@ func refusal(name string, set FieldSet) (string, bool) {
 		}
 		return "is not a known field", true
 	}
-	for _, s := range f.sets {
-		if s == set {
-			return "", false
-		}
+	if f.Accepted(set) {
+		return "", false
 	}
 	switch {
 	case name == "defer_until":
@@ -197,7 +132,7 @@ func DecodeJSON(body []byte, set FieldSet) (Input, error) {
 			fe.add(name, "%s", why)
 			continue
 		}
-		if msg := setJSON(fields[name], fields[name].target(&in), raw); msg != "" {
+		if msg := setJSON(fieldIndex[name], fieldIndex[name].input(&in), raw); msg != "" {
 			fe.add(name, "%s", msg)
 		}
 	}
@@ -218,9 +153,9 @@ func jsonReason(err error) string {
 }
 
 // setJSON decodes raw into target (an *Opt[...]) and returns a problem, or "".
-func setJSON(f field, target any, raw json.RawMessage) string {
+func setJSON(f *Field, target any, raw json.RawMessage) string {
 	if string(raw) == "null" {
-		if !f.nullable {
+		if !f.acceptsNull() {
 			return "must not be null"
 		}
 		setNull(target)
@@ -252,7 +187,7 @@ func setJSON(f field, target any, raw json.RawMessage) string {
 	default:
 		var s string
 		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-			if f.kind == fTime {
+			if f.Type == TypeTime {
 				return "must be an RFC 3339 time string, such as 2026-11-25T09:00:00+09:00"
 			}
 			return "must be a string"
@@ -275,7 +210,7 @@ func setNull(target any) {
 
 // setText parses a textual value of an enum or time field; loc reads form
 // times that carry no offset (nil: an offset is required).
-func setText(f field, target any, s string, loc *time.Location) string {
+func setText(f *Field, target any, s string, loc *time.Location) string {
 	switch t := target.(type) {
 	case *Opt[Kind]:
 		if !Kind(s).Valid() {
@@ -332,6 +267,18 @@ func ParseTime(s string, loc *time.Location) (time.Time, string) {
 	return t.UTC().Truncate(time.Microsecond), ""
 }
 
+// formAliases are the form names that are not the API's (desc for the
+// description), from EventFields.
+var formAliases = func() map[string]string {
+	m := map[string]string{}
+	for _, f := range EventFields {
+		if f.FormName != "" {
+			m[f.FormName] = f.Name
+		}
+	}
+	return m
+}()
+
 // DecodeForm decodes a form body. In a form, an empty value of a nullable
 // field is null; in a PATCH, an absent all_day checkbox is false. The
 // description may be sent as desc, the name the edit form uses.
@@ -343,8 +290,8 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 			continue
 		}
 		key := name
-		if key == "desc" && set != DeferFields && set != NoFields {
-			key = "description"
+		if f, ok := formAliases[name]; ok && set != DeferFields && set != NoFields {
+			key = f
 		}
 		if len(values) > 1 || (key != name && form.Has(key)) {
 			fe.add(key, "appears more than once")
@@ -359,7 +306,7 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 			fe.add(key, "is not valid UTF-8")
 			continue
 		}
-		if msg := setForm(fields[key], fields[key].target(&in), v, loc); msg != "" {
+		if msg := setForm(fieldIndex[key], fieldIndex[key].input(&in), v, loc); msg != "" {
 			fe.add(key, "%s", msg)
 		}
 	}
@@ -369,8 +316,8 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 	return in, fe.err()
 }
 
-func setForm(f field, target any, v string, loc *time.Location) string {
-	if v == "" && f.nullable {
+func setForm(f *Field, target any, v string, loc *time.Location) string {
+	if v == "" && f.acceptsNull() {
 		setNull(target)
 		return ""
 	}
@@ -392,7 +339,7 @@ func setForm(f field, target any, v string, loc *time.Location) string {
 		}
 		t.V, t.Set = n, true
 	default:
-		if v == "" && f.kind != fString {
+		if v == "" && f.Type != TypeText {
 			return "is required"
 		}
 		return setText(f, target, v, loc)

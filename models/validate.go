@@ -23,9 +23,6 @@ var kindTimeFields = map[Kind][]string{
 	KindActivityLog:   {"started_at", "ended_at"},
 }
 
-// TimeFields are the fields whose change through PATCH writes a reschedule row.
-var TimeFields = []string{"start_at", "end_at", "all_day", "due_at", "started_at", "ended_at"}
-
 // HasTimeField reports whether kind k carries the time field name.
 func HasTimeField(k Kind, name string) bool {
 	for _, f := range kindTimeFields[k] {
@@ -101,30 +98,10 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 
 // copyEditable copies the editable fields present in the input onto e.
 func (in Input) copyEditable(e *Event) {
-	if in.Title.Set {
-		e.Title = in.Title.V
-	}
-	if in.Description.Set {
-		e.Description = in.Description.V
-	}
-	setTime := func(o Opt[time.Time], dst **time.Time) {
-		if o.Set {
-			*dst = o.Ptr()
+	for i := range EventFields {
+		if f := &EventFields[i]; f.Editable() {
+			f.copyFrom(&in, e)
 		}
-	}
-	setTime(in.StartAt, &e.StartAt)
-	setTime(in.EndAt, &e.EndAt)
-	setTime(in.DueAt, &e.DueAt)
-	setTime(in.StartedAt, &e.StartedAt)
-	setTime(in.EndedAt, &e.EndedAt)
-	if in.AllDay.Set {
-		e.AllDay = in.AllDay.V
-	}
-	if in.Priority.Set {
-		e.Priority = in.Priority.V
-	}
-	if in.ProjectTag.Set {
-		e.ProjectTag = in.ProjectTag.Ptr()
 	}
 }
 
@@ -136,16 +113,16 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 	if in.FromForm {
 		// A form shows minutes: a time equal to the stored one at that
 		// precision is the stored one, not a change.
-		keep := func(o *Opt[time.Time], old *time.Time) {
-			if o.Set && !o.Null && old != nil && o.V.Truncate(time.Minute).Equal(old.Truncate(time.Minute)) {
+		for i := range EventFields {
+			f := &EventFields[i]
+			if !f.Editable() || f.Type != TypeTime {
+				continue
+			}
+			o := f.input(&in).(*Opt[time.Time])
+			if old := f.Time(&e); o.Set && !o.Null && old != nil && o.V.Truncate(time.Minute).Equal(old.Truncate(time.Minute)) {
 				o.V = *old
 			}
 		}
-		keep(&in.StartAt, e.StartAt)
-		keep(&in.EndAt, e.EndAt)
-		keep(&in.DueAt, e.DueAt)
-		keep(&in.StartedAt, e.StartedAt)
-		keep(&in.EndedAt, e.EndedAt)
 	}
 	in.copyEditable(&n)
 	var fe FieldErrors
@@ -154,21 +131,20 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 		return e, nil, false, fe
 	}
 	times = map[string]Change{}
-	diffTime := func(name string, old, new *time.Time) {
-		if !sameTime(old, new) {
-			times[name] = Change{Old: timeValue(old), New: timeValue(new)}
+	for i := range EventFields {
+		f := &EventFields[i]
+		if !f.Editable() {
+			continue
+		}
+		old, new := f.value(&e), f.value(&n)
+		if old == new {
+			continue
+		}
+		changed = true
+		if f.Reschedule {
+			times[f.Name] = Change{Old: old, New: new}
 		}
 	}
-	diffTime("start_at", e.StartAt, n.StartAt)
-	diffTime("end_at", e.EndAt, n.EndAt)
-	diffTime("due_at", e.DueAt, n.DueAt)
-	diffTime("started_at", e.StartedAt, n.StartedAt)
-	diffTime("ended_at", e.EndedAt, n.EndedAt)
-	if e.AllDay != n.AllDay {
-		times["all_day"] = Change{Old: e.AllDay, New: n.AllDay}
-	}
-	changed = len(times) > 0 || e.Title != n.Title || e.Description != n.Description ||
-		e.Priority != n.Priority || !sameString(e.ProjectTag, n.ProjectTag)
 	if changed {
 		n.UpdatedAt = now.UTC().Truncate(time.Microsecond)
 	}
@@ -317,11 +293,4 @@ func sameTime(a, b *time.Time) bool {
 		return a == b
 	}
 	return a.Equal(*b)
-}
-
-func sameString(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }

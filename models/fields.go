@@ -1,0 +1,424 @@
+package models
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// This file is the one place an event field is declared: the row
+// (Event), the request (Input) and the table (EventFields) from which the
+// column list, the listing scanner, the JSON encoding, the request
+// decoding, the PATCH update set and change test, the constraint-to-field
+// mapping and the form and detail views are all derived. Adding a field
+// means a migration, a line in each of the three below, the template that
+// shows it, and the README. docs/DESIGN.md, "Fields and JSON", says which
+// fields exist and why.
+
+// Event is one row of the events table.
+type Event struct {
+	bun.BaseModel `bun:"table:events,alias:e"`
+
+	ID          int64      `bun:"id,pk,autoincrement"`
+	Kind        Kind       `bun:"kind,notnull"`
+	Status      Status     `bun:"status,notnull"`
+	Title       string     `bun:"title,notnull"`
+	Description string     `bun:"description,notnull"`
+	StartAt     *time.Time `bun:"start_at"`
+	EndAt       *time.Time `bun:"end_at"`
+	AllDay      bool       `bun:"all_day,notnull"`
+	DueAt       *time.Time `bun:"due_at"`
+	StartedAt   *time.Time `bun:"started_at"`
+	EndedAt     *time.Time `bun:"ended_at"`
+	Priority    int        `bun:"priority,notnull"`
+	ProjectTag  *string    `bun:"project_tag"`
+	CompletedAt *time.Time `bun:"completed_at"`
+	CancelledAt *time.Time `bun:"cancelled_at"`
+	DeferUntil  *time.Time `bun:"defer_until"`
+	Source      *Source    `bun:"source"`
+	SourceRef   *string    `bun:"source_ref"`
+	// UndoStatus is the status reactivate would restore, nil when there is
+	// no step to undo. Every operation keeps it current, so a row can offer
+	// its buttons without reading the history.
+	UndoStatus *Status   `bun:"undo_status"`
+	CreatedAt  time.Time `bun:"created_at,notnull"`
+	UpdatedAt  time.Time `bun:"updated_at,notnull"`
+}
+
+// Input is the decoded body of a create, a PATCH or a lifecycle operation.
+// A JSON body and a form body fill the same struct and go through the same
+// validation.
+type Input struct {
+	Kind        Opt[Kind]
+	Status      Opt[Status]
+	Title       Opt[string]
+	Description Opt[string]
+	StartAt     Opt[time.Time]
+	EndAt       Opt[time.Time]
+	AllDay      Opt[bool]
+	DueAt       Opt[time.Time]
+	StartedAt   Opt[time.Time]
+	EndedAt     Opt[time.Time]
+	Priority    Opt[int]
+	ProjectTag  Opt[string]
+	Source      Opt[Source]
+	SourceRef   Opt[string]
+	DeferUntil  Opt[time.Time]
+
+	// FromForm is set for a form body: its times carry minutes only, and a
+	// PATCH compares them at that precision.
+	FromForm bool
+}
+
+// EventFields are the fields of an event in the order of the API's JSON
+// and of the listing's columns.
+var EventFields = []Field{
+	integer("id", func(e *Event) *int64 { return &e.ID }, nil),
+	enum[Kind]("kind", func(e *Event) *Kind { return &e.Kind }, func(in *Input) any { return &in.Kind }, CreateFields).
+		constraints("time_fields_of_kind"),
+	enum[Status]("status", func(e *Event) *Status { return &e.Status }, func(in *Input) any { return &in.Status }, CreateFields).
+		constraints("cancelled_iff_cancelled_at", "deferred_iff_defer_until", "completed_at_when_finished", "undo_from_finished"),
+	text("title", func(e *Event) *string { return &e.Title }, func(in *Input) any { return &in.Title }, editable...).
+		form("Title", "text", "").constraints("title_required", "title_length", "text_without_controls"),
+	text("description", func(e *Event) *string { return &e.Description }, func(in *Input) any { return &in.Description }, editable...).
+		form("Description", "textarea", "desc").constraints("description_length"),
+	timeField("start_at", func(e *Event) **time.Time { return &e.StartAt }, func(in *Input) any { return &in.StartAt }, editable...).
+		form("Starts", "datetime-local", "").reschedule().constraints("calendar_event_has_start"),
+	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, func(in *Input) any { return &in.EndAt }, editable...).
+		form("Ends", "datetime-local", "").reschedule().constraints("end_at_after_start_at"),
+	boolean("all_day", func(e *Event) *bool { return &e.AllDay }, func(in *Input) any { return &in.AllDay }, editable...).
+		form("All day", "checkbox", "").reschedule(),
+	timeField("due_at", func(e *Event) **time.Time { return &e.DueAt }, func(in *Input) any { return &in.DueAt }, editable...).
+		form("Due", "datetime-local", "").reschedule(),
+	timeField("started_at", func(e *Event) **time.Time { return &e.StartedAt }, func(in *Input) any { return &in.StartedAt }, editable...).
+		form("Started", "datetime-local", "").reschedule(),
+	timeField("ended_at", func(e *Event) **time.Time { return &e.EndedAt }, func(in *Input) any { return &in.EndedAt }, editable...).
+		form("Ended", "datetime-local", "").reschedule().
+		constraints("activity_log_has_a_time", "running_log_has_no_end", "ended_at_after_started_at"),
+	integer("priority", func(e *Event) *int { return &e.Priority }, func(in *Input) any { return &in.Priority }, editable...).
+		form("Priority", "priority", "").constraints("priority_range"),
+	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
+		form("Project tag", "text", "").constraints("project_tag_length"),
+	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
+	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
+	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
+		form("Deferred until", "datetime-local", "").notNullInRequests(),
+	enum[Source]("source", func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields),
+	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).
+		constraints("source_ref_iff_source", "source_ref_length"),
+	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
+	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
+	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
+}
+
+// kindForms are the fields each kind's form shows, in order: the form rules
+// of the specification.
+var kindForms = map[Kind][]string{
+	KindTask:          {"title", "description", "due_at", "start_at", "priority", "project_tag"},
+	KindCalendarEvent: {"title", "description", "start_at", "end_at", "all_day", "priority", "project_tag"},
+	KindActivityLog:   {"title", "description", "started_at", "ended_at", "priority", "project_tag"},
+}
+
+// FieldType is how a field is stored and written.
+type FieldType int
+
+const (
+	TypeText FieldType = iota // a string; a nullable one is *string
+	TypeEnum                  // a string of a PostgreSQL enum
+	TypeTime                  // a time; a nullable one is *time.Time
+	TypeBool
+	TypeInt
+)
+
+// Field is one field of an event. The accessors are set by the
+// constructors below, one set per type: no reflection on the path of a
+// listing.
+type Field struct {
+	Name        string // the API's name, in JSON, forms and errors
+	Column      string // the column of the events table
+	Type        FieldType
+	Nullable    bool
+	Sets        []FieldSet // the requests that accept it
+	Reschedule  bool       // a change through PATCH writes a reschedule row
+	Constraints []string   // the CHECK constraints about this field
+	Label       string     // on the forms and the detail page; "" for none
+	FormType    string     // the form input: text, textarea, datetime-local, checkbox or priority
+	FormName    string     // the form's name, when it is not Name
+
+	refuseNull bool   // a request may not send null, though the column may hold it
+	jsonKey    []byte // ,"name":
+	input      func(in *Input) any
+
+	getText func(e *Event) (string, bool)
+	setText func(e *Event, s string, ok bool)
+	getTime func(e *Event) *time.Time
+	setTime func(e *Event, t *time.Time)
+	getBool func(e *Event) *bool
+	getInt  func(e *Event) int64
+	setInt  func(e *Event, v int64)
+}
+
+var editable = []FieldSet{CreateFields, PatchFields}
+
+func newField(name string, t FieldType, nullable bool, input func(*Input) any, sets []FieldSet) Field {
+	return Field{Name: name, Column: name, Type: t, Nullable: nullable, Sets: sets, input: input,
+		jsonKey: []byte(`,"` + name + `":`)}
+}
+
+func text[P *string | **string](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
+	f := newField(name, TypeText, false, input, sets)
+	switch get := any(get).(type) {
+	case func(*Event) *string:
+		f.getText = func(e *Event) (string, bool) { return *get(e), true }
+		f.setText = func(e *Event, s string, _ bool) { *get(e) = s }
+	case func(*Event) **string:
+		f.Nullable = true
+		f.getText = func(e *Event) (string, bool) {
+			if p := *get(e); p != nil {
+				return *p, true
+			}
+			return "", false
+		}
+		f.setText = func(e *Event, s string, ok bool) {
+			if ok {
+				*get(e) = &s
+			} else {
+				*get(e) = nil
+			}
+		}
+	}
+	return f
+}
+
+func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
+	f := newField(name, TypeEnum, false, input, sets)
+	switch get := any(get).(type) {
+	case func(*Event) *T:
+		f.getText = func(e *Event) (string, bool) { return string(*get(e)), true }
+		f.setText = func(e *Event, s string, _ bool) { *get(e) = T(s) }
+	case func(*Event) **T:
+		f.Nullable = true
+		f.getText = func(e *Event) (string, bool) {
+			if p := *get(e); p != nil {
+				return string(*p), true
+			}
+			return "", false
+		}
+		f.setText = func(e *Event, s string, ok bool) {
+			if ok {
+				v := T(s)
+				*get(e) = &v
+			} else {
+				*get(e) = nil
+			}
+		}
+	}
+	return f
+}
+
+func timeField[P *time.Time | **time.Time](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
+	f := newField(name, TypeTime, false, input, sets)
+	switch get := any(get).(type) {
+	case func(*Event) *time.Time:
+		f.getTime = get
+		f.setTime = func(e *Event, t *time.Time) {
+			if t != nil {
+				*get(e) = *t
+			} else {
+				*get(e) = time.Time{}
+			}
+		}
+	case func(*Event) **time.Time:
+		f.Nullable = true
+		f.getTime = func(e *Event) *time.Time { return *get(e) }
+		f.setTime = func(e *Event, t *time.Time) { *get(e) = t }
+	}
+	return f
+}
+
+func boolean(name string, get func(*Event) *bool, input func(*Input) any, sets ...FieldSet) Field {
+	f := newField(name, TypeBool, false, input, sets)
+	f.getBool = get
+	return f
+}
+
+func integer[T int | int64](name string, get func(*Event) *T, input func(*Input) any, sets ...FieldSet) Field {
+	f := newField(name, TypeInt, false, input, sets)
+	f.getInt = func(e *Event) int64 { return int64(*get(e)) }
+	f.setInt = func(e *Event, v int64) { *get(e) = T(v) }
+	return f
+}
+
+func (f Field) form(label, formType, formName string) Field {
+	f.Label, f.FormType, f.FormName = label, formType, formName
+	return f
+}
+
+func (f Field) reschedule() Field { f.Reschedule = true; return f }
+
+func (f Field) constraints(names ...string) Field { f.Constraints = names; return f }
+
+func (f Field) column(name string) Field { f.Column = name; return f }
+
+func (f Field) notNullInRequests() Field { f.refuseNull = true; return f }
+
+// acceptsNull reports whether a request may send null for the field.
+func (f *Field) acceptsNull() bool { return f.Nullable && !f.refuseNull }
+
+// Accepted reports whether requests of set may carry the field.
+func (f *Field) Accepted(set FieldSet) bool {
+	for _, s := range f.Sets {
+		if s == set {
+			return true
+		}
+	}
+	return false
+}
+
+// Editable reports whether a PATCH may change the field.
+func (f *Field) Editable() bool { return f.Accepted(PatchFields) }
+
+// Form is the field's name in a form.
+func (f *Field) Form() string {
+	if f.FormName != "" {
+		return f.FormName
+	}
+	return f.Name
+}
+
+// SetText stores a text or enum value (ok false: null).
+func (f *Field) SetText(e *Event, s string, ok bool) { f.setText(e, s, ok) }
+
+// Text reads a text or enum value (false: null).
+func (f *Field) Text(e *Event) (string, bool) { return f.getText(e) }
+
+// SetTime stores a time value (nil: null).
+func (f *Field) SetTime(e *Event, t *time.Time) { f.setTime(e, t) }
+
+// Time reads a time value (nil: null).
+func (f *Field) Time(e *Event) *time.Time { return f.getTime(e) }
+
+// SetBool stores a bool value.
+func (f *Field) SetBool(e *Event, v bool) { *f.getBool(e) = v }
+
+// Bool reads a bool value.
+func (f *Field) Bool(e *Event) bool { return *f.getBool(e) }
+
+// SetInt stores a whole number.
+func (f *Field) SetInt(e *Event, v int64) { f.setInt(e, v) }
+
+// Int reads a whole number.
+func (f *Field) Int(e *Event) int64 { return f.getInt(e) }
+
+// appendJSON appends the field's JSON value.
+func (f *Field) appendJSON(b []byte, e *Event) []byte {
+	switch f.Type {
+	case TypeText, TypeEnum:
+		s, ok := f.getText(e)
+		if !ok {
+			return append(b, "null"...)
+		}
+		return AppendJSONString(b, s)
+	case TypeTime:
+		return appendJSONTime(b, f.getTime(e))
+	case TypeBool:
+		return strconv.AppendBool(b, *f.getBool(e))
+	}
+	return strconv.AppendInt(b, f.getInt(e), 10)
+}
+
+// value is the field's value as a history row's Change holds it: a time as
+// text in TimeLayout, null as nil.
+func (f *Field) value(e *Event) any {
+	switch f.Type {
+	case TypeText, TypeEnum:
+		if s, ok := f.getText(e); ok {
+			return s
+		}
+		return nil
+	case TypeTime:
+		return timeValue(f.getTime(e))
+	case TypeBool:
+		return *f.getBool(e)
+	}
+	return f.getInt(e)
+}
+
+// copyFrom copies the field's value in the input onto e, when it is there.
+func (f *Field) copyFrom(in *Input, e *Event) {
+	switch o := f.input(in).(type) {
+	case *Opt[string]:
+		if o.Set {
+			f.setText(e, o.V, !o.Null)
+		}
+	case *Opt[time.Time]:
+		if o.Set {
+			f.setTime(e, o.Ptr())
+		}
+	case *Opt[bool]:
+		if o.Set {
+			*f.getBool(e) = o.V
+		}
+	case *Opt[int]:
+		if o.Set {
+			f.setInt(e, int64(o.V))
+		}
+	}
+}
+
+// fieldIndex finds a field by its API name.
+var fieldIndex = func() map[string]*Field {
+	m := make(map[string]*Field, len(EventFields))
+	for i := range EventFields {
+		m[EventFields[i].Name] = &EventFields[i]
+	}
+	return m
+}()
+
+// LookupField returns the field of an API name.
+func LookupField(name string) (*Field, bool) {
+	f, ok := fieldIndex[name]
+	return f, ok
+}
+
+// requestField returns the field of name when some request accepts it.
+func requestField(name string) (*Field, bool) {
+	f, ok := fieldIndex[name]
+	if !ok || f.input == nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// EditableColumns are the columns a PATCH writes: the editable fields and updated_at.
+func EditableColumns() []string {
+	var cols []string
+	for i := range EventFields {
+		if EventFields[i].Editable() {
+			cols = append(cols, EventFields[i].Column)
+		}
+	}
+	return append(cols, "updated_at")
+}
+
+// ConstraintField names the field a CHECK constraint is about, or "".
+func ConstraintField(constraint string) string {
+	for i := range EventFields {
+		for _, c := range EventFields[i].Constraints {
+			if c == constraint {
+				return EventFields[i].Name
+			}
+		}
+	}
+	return ""
+}
+
+// FormFields are the fields of kind's form, in order.
+func FormFields(kind Kind) []*Field {
+	var out []*Field
+	for _, name := range kindForms[kind] {
+		out = append(out, fieldIndex[name])
+	}
+	return out
+}
