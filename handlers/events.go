@@ -85,7 +85,7 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 
 // listing serves one listing of the API: GET /api/events, /today, /inbox
 // and /activity.
-func (h *Handlers) listing(l models.Listing) fiber.Handler {
+func (h *Handlers) listing(l listing) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		q, err := queryValues(c)
 		if err != nil {
@@ -101,21 +101,12 @@ func (h *Handlers) listing(l models.Listing) fiber.Handler {
 
 // load runs a listing with the query q: the one path of the API's
 // listings and of the tabs of /events.
-func (h *Handlers) load(c *fiber.Ctx, l models.Listing, q url.Values) (app.Page[models.Event], error) {
-	lq, err := models.ParseListQuery(l, q, h.svc.Location())
+func (h *Handlers) load(c *fiber.Ctx, l listing, q url.Values) (app.Page[models.Event], error) {
+	lq, err := models.ParseListQuery(l.Name, q, h.svc.Location())
 	if err != nil {
 		return app.Page[models.Event]{}, err
 	}
-	ctx := c.UserContext()
-	switch l {
-	case models.ListToday:
-		return h.svc.Today(ctx, lq)
-	case models.ListInbox:
-		return h.svc.Inbox(ctx, lq)
-	case models.ListActivity:
-		return h.svc.Activity(ctx, lq)
-	}
-	return h.svc.List(ctx, lq)
+	return l.Run(h.svc, c.UserContext(), lq)
 }
 
 // history: GET /api/events/{id}/history.

@@ -119,10 +119,13 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
 
 	api := f.Group("/api/events")
-	route(api, "", map[string]fiber.Handler{"GET": h.listing(models.ListEvents), "POST": h.create})
-	route(api, "/today", map[string]fiber.Handler{"GET": h.listing(models.ListToday)})
-	route(api, "/inbox", map[string]fiber.Handler{"GET": h.listing(models.ListInbox)})
-	route(api, "/activity", map[string]fiber.Handler{"GET": h.listing(models.ListActivity)})
+	for _, l := range listings { // before /:id, which would take a listing's name for an id
+		methods := map[string]fiber.Handler{"GET": h.listing(l)}
+		if l.Path == "" {
+			methods["POST"] = h.create
+		}
+		route(api, l.Path, methods)
+	}
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {

@@ -11,8 +11,8 @@ import (
 
 // The pages: /events with its tabs, /events/{id} and /events/new. They read
 // through the same listings and use cases as the API, and their buttons and
-// forms post to the API, which answers them with fragments. The tabs are in
-// tabs.go, what an htmx request gets in htmx.go, the view models in
+// forms post to the API, which answers them with fragments. The tabs are
+// declared with their listings in listings.go and drawn in tabs.go, what an htmx request gets in htmx.go, the view models in
 // rowview.go, formview.go and historyview.go.
 
 type eventsPage struct {
@@ -76,7 +76,7 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	}
 	current, ok := findTab(name)
 	if !ok {
-		return models.BadRequest("tab", "must be one of today, inbox, upcoming or activity")
+		return models.BadRequest("tab", "must be one of %s", tabNames())
 	}
 	q := current.query(h.svc.Now())
 	page, err := h.load(c, current.Listing, q)

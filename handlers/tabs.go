@@ -3,50 +3,25 @@ package handlers
 import (
 	"html/template"
 	"net/url"
-	"strings"
 	"time"
-
-	"events/models"
 )
 
-// tab is one tab of /events: a listing of the API and its query.
+// tab is one tab of /events: a listing of the API and its query. The
+// tabs are declared with their listings, in listings.go.
 type tab struct {
 	Name, Label string
-	Listing     models.Listing
-	Path        string // the API's address of the listing
-	Empty       string // what an empty tab says
+	Listing     listing
+	Path        string                     // the API's address of the listing
+	Empty       string                     // what an empty tab says
+	Query       func(time.Time) url.Values // the listing's query at now; nil: none
 }
-
-var tabs = []tab{
-	{Name: "today", Label: "Today", Listing: models.ListToday, Path: "/api/events/today",
-		Empty: "Nothing for today: no entries, no tasks due or overdue."},
-	{Name: "inbox", Label: "Inbox", Listing: models.ListInbox, Path: "/api/events/inbox",
-		Empty: "The inbox is empty: every open task has a date."},
-	{Name: "upcoming", Label: "Upcoming", Listing: models.ListEvents, Path: "/api/events",
-		Empty: "Nothing planned in the next 14 days."},
-	{Name: "activity", Label: "Activity", Listing: models.ListActivity, Path: "/api/events/activity",
-		Empty: "No activity recorded in the last seven days. Record one above."},
-}
-
-// upcomingDays is how far the Upcoming tab looks ahead.
-const upcomingDays = 14
 
 // query is the tab's listing query at now.
 func (t tab) query(now time.Time) url.Values {
-	if t.Name != "upcoming" {
+	if t.Query == nil {
 		return url.Values{}
 	}
-	var statuses []string
-	for _, s := range models.Statuses {
-		if s != models.StatusCancelled {
-			statuses = append(statuses, string(s))
-		}
-	}
-	return url.Values{
-		"from":   {models.FormatTime(now)},
-		"to":     {models.FormatTime(now.AddDate(0, 0, upcomingDays))},
-		"status": {strings.Join(statuses, ",")},
-	}
+	return t.Query(now)
 }
 
 // tabLink is one entry of the tab list.

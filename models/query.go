@@ -65,7 +65,11 @@ type Position struct {
 // *BadRequestError naming the parameter.
 func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, error) {
 	lq := ListQuery{Listing: l, Loc: loc, Limit: DefaultLimit}
-	allowed := listParams[l]
+	allowed, known := listParams[l]
+	if !known {
+		// a listing the code routes but models does not know: never "everything"
+		return lq, fmt.Errorf("unknown listing %q", l)
+	}
 	var binding []string
 	names := make([]string, 0, len(q))
 	for name := range q {

@@ -352,3 +352,13 @@ func TestDayBounds(t *testing.T) {
 		})
 	}
 }
+
+// An unknown listing is an error, never a listing of everything.
+func TestParseListQueryRefusesAnUnknownListing(t *testing.T) {
+	t.Parallel()
+	var bad *BadRequestError
+	_, err := ParseListQuery(Listing("summary"), url.Values{}, time.UTC)
+	if err == nil || errors.As(err, &bad) {
+		t.Fatalf("ParseListQuery(summary) = %v, want an error that is not the client's", err)
+	}
+}
