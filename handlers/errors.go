@@ -120,11 +120,10 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))
 	}
 	c.Status(p.Status)
-	c.Vary("HX-Request") // the JSON and the fragment of an error differ too
 	if fragment(c) {
 		if p.Status >= 500 {
 			// the part of the page that asked stays as it was; the page says what failed
-			c.Set("HX-Retarget", "#flash")
+			c.Set("HX-Retarget", "#"+idFlash)
 			c.Set("HX-Reswap", "innerHTML")
 		}
 		return c.Render("partials/problem", p)

@@ -126,7 +126,6 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Vary("HX-Request")
 	if fragment(c) {
 		return c.Render("partials/history", historyView{ID: id, Items: page.Items, Loc: h.svc.Location()})
 	}

@@ -10,6 +10,17 @@ import (
 	"events/models"
 )
 
+// fragment reports whether the answer is an HTML fragment for htmx: an htmx
+// request that is neither a full-page navigation nor a history restore. It
+// is the one place that decides, and so the one place that says the answer
+// varies with HX-Request.
+func fragment(c *fiber.Ctx) bool {
+	c.Vary("HX-Request")
+	return c.Get("HX-Request") == "true" &&
+		c.Get("HX-History-Restore-Request") != "true" &&
+		c.Get("HX-Request-Type") != "full"
+}
+
 // pageTarget names the part of a page an htmx request updates, from its
 // HX-Target header: the detail section, the new-event form, or (anything
 // else) a row of a list.
@@ -23,9 +34,9 @@ const (
 
 func targetOf(c *fiber.Ctx) pageTarget {
 	switch c.Get("HX-Target") {
-	case "section#detail":
+	case "section#" + idDetail:
 		return toDetail
-	case "form#new-form":
+	case "form#" + idNewForm:
 		return toNewForm
 	}
 	return toRow
@@ -35,7 +46,7 @@ func targetOf(c *fiber.Ctx) pageTarget {
 // The event is sent to the body: the button that asked is gone by then.
 func changed(c *fiber.Ctx) {
 	if fragment(c) {
-		c.Set("HX-Trigger", `{"event-changed":{"target":"body"}}`)
+		c.Set("HX-Trigger", `{"`+triggerChanged+`":{"target":"body"}}`)
 	}
 }
 
@@ -47,7 +58,6 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 	if !fragment(c) {
 		return err
 	}
-	c.Vary("HX-Request")
 	p := problemFor(err)
 	var fields models.FieldErrors
 	isFields := errors.As(err, &fields)

@@ -88,7 +88,6 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 		return err
 	}
 	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
-	c.Vary("HX-Request")
 	if fragment(c) {
 		return c.Render("partials/tabbed", view)
 	}
@@ -143,7 +142,6 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 		page.Form = &form
 		page.Title = "New " + kindNames[kind]
 	}
-	c.Vary("HX-Request")
 	if fragment(c) && page.Form != nil {
 		return c.Render("partials/new_form", *page.Form)
 	}

@@ -9,19 +9,10 @@ import (
 	"events/models"
 )
 
-// fragment reports whether the answer is an HTML fragment for htmx: an htmx
-// request that is neither a full-page navigation nor a history restore.
-func fragment(c *fiber.Ctx) bool {
-	return c.Get("HX-Request") == "true" &&
-		c.Get("HX-History-Restore-Request") != "true" &&
-		c.Get("HX-Request-Type") != "full"
-}
-
 // sendEvent answers one event: JSON, or for htmx the part of the page that
 // asked: its row, or the detail section. saved says what a save did;
 // message why a request was refused.
 func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, message string) error {
-	c.Vary("HX-Request")
 	c.Status(status)
 	if fragment(c) {
 		if targetOf(c) == toDetail {
@@ -35,7 +26,6 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 // sendList answers a page of events: JSON, or for htmx its rows and a
 // button that fetches the next page from more.
 func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
-	c.Vary("HX-Request")
 	if fragment(c) {
 		rows, err := h.rows(page.Items)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // detail section on the detail page.
 const (
 	targetSelf   = "closest li"
-	targetDetail = "#detail"
+	targetDetail = "#" + idDetail
 )
 
 // rowView is one event as a row of a list.
@@ -78,11 +78,8 @@ func (r rowView) Buttons() []opButton {
 	return b
 }
 
-// DeferPresets are the quick choices of the defer menu; app.js resolves each
-// to a time when it is clicked, in the page's zone.
-func (r rowView) DeferPresets() []opButton {
-	return []opButton{{Op: "3h", Label: "In 3 hours"}, {Op: "tomorrow", Label: "Tomorrow 09:00"}, {Op: "monday", Label: "Next Monday 09:00"}}
-}
+// DeferPresets are the quick choices of the defer menu (contract.go).
+func (r rowView) DeferPresets() []deferPreset { return deferPresets }
 
 var kindLabels = map[models.Kind]string{
 	models.KindTask:          "Task",

@@ -18,6 +18,7 @@ import (
 // so a template error stops the process at start rather than on a request.
 func newEngine(loc *time.Location) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
+	engine.AddFuncMap(contractFuncs)
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}

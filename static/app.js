@@ -22,21 +22,31 @@
     };
   }
 
-  // at9 is 09:00 on the date days after today, as a datetime-local value the
-  // server reads in the page's zone.
-  function at9(days) {
+  // The names the server and this script share (handlers/contract.go),
+  // from the page.
+  var meta = document.querySelector('meta[name="page-contract"]');
+  var ids = meta ? JSON.parse(meta.content) : {};
+
+  // at is the clock time hhmm on the date days after today, as a
+  // datetime-local value the server reads in the page's zone.
+  function at(days, hhmm) {
     var t = today();
-    return new Date(Date.UTC(t.y, t.m - 1, t.d + days)).toISOString().slice(0, 10) + "T09:00";
+    return new Date(Date.UTC(t.y, t.m - 1, t.d + days)).toISOString().slice(0, 10) + "T" + hhmm;
   }
 
-  // The defer presets, resolved when clicked.
-  var presets = {
-    "3h": function () { return new Date(Date.now() + 3 * 3600 * 1000).toISOString(); },
-    "tomorrow": function () { return at9(1); },
-    "monday": function () { return at9((8 - today().weekday) % 7 || 7); } // a week ahead on a Monday
-  };
+  // preset resolves a defer preset button, as the page describes it, to a
+  // time when it is clicked: hours from now, or a clock time some days
+  // ahead or on the next given weekday (a week ahead on that day itself).
+  function preset(d) {
+    if (d.presetHours) return new Date(Date.now() + d.presetHours * 3600 * 1000).toISOString();
+    if (d.presetWeekday !== undefined) {
+      return at((7 + +d.presetWeekday - today().weekday) % 7 || 7, d.presetAt);
+    }
+    if (d.presetDays) return at(+d.presetDays, d.presetAt);
+    return null;
+  }
 
-  function quickInput() { return document.getElementById("quick-title"); }
+  function quickInput() { return document.getElementById(ids.quickTitle); }
 
   // Every request of a logged-in page carries the session's CSRF token.
   var csrf = document.querySelector('meta[name="csrf-token"]');
@@ -44,13 +54,13 @@
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, source = ctx.sourceElement;
     if (csrf) ctx.request.headers["X-CSRF-Token"] = csrf.content;
-    if (source.id === "quick-record" && !(quickInput().value || "").trim()) {
+    if (source.id === ids.quickRecord && !(quickInput().value || "").trim()) {
       evt.preventDefault(); // an empty line records nothing
       return;
     }
-    var preset = source.dataset && source.dataset.preset;
-    if (preset && presets[preset]) {
-      ctx.request.body.set("defer_until", presets[preset]());
+    var until = source.dataset && source.dataset.preset && preset(source.dataset);
+    if (until) {
+      ctx.request.body.set("defer_until", until);
     }
   });
 
@@ -58,11 +68,11 @@
   // the focus for the next one. After a refusal the text stays for fixing.
   document.addEventListener("htmx:after:swap", function (evt) {
     var ctx = evt.detail.ctx;
-    if (!ctx.sourceElement || ctx.sourceElement.id !== "quick-record") return;
+    if (!ctx.sourceElement || ctx.sourceElement.id !== ids.quickRecord) return;
     var input = quickInput();
     if (ctx.response && ctx.response.status < 400) {
       input.value = "";
-      document.getElementById("quick-error").replaceChildren();
+      document.getElementById(ids.quickError).replaceChildren();
     }
     input.focus();
   });
@@ -95,7 +105,7 @@
   // so in the page's message area; the next answer clears it. A 5xx answer
   // is put there by the server itself.
   function flash(text) {
-    var box = document.getElementById("flash");
+    var box = document.getElementById(ids.flash);
     if (!box) return;
     if (!text) { box.replaceChildren(); return; }
     var p = document.createElement("p");

@@ -1,0 +1,66 @@
+package handlers
+
+import "encoding/json"
+
+// The page contract: the names the handlers, the templates and app.js must
+// agree on, declared once here. The templates read them through the
+// functions of contractFuncs ({{idDetail}}); app.js reads them from the
+// page's <meta name="page-contract">, written by {{pageContract}}.
+const (
+	idDetail      = "detail"       // the detail section of /events/{id}
+	idNewForm     = "new-form"     // the form of /events/new
+	idFlash       = "flash"        // the page's message area: failures no part of the page shows
+	idList        = "list"         // the rows of the open tab
+	idQuickRecord = "quick-record" // the one-line record form of /events
+	idQuickTitle  = "quick-title"  // its input
+	idQuickError  = "quick-error"  // where its refusal is shown
+	idHistory     = "history"      // the history of /events/{id}
+
+	// triggerChanged is sent (HX-Trigger) when an event changed; the
+	// history of the detail page reloads on it.
+	triggerChanged = "event-changed"
+)
+
+// deferPreset is one quick choice of the defer menu. app.js resolves it to
+// a time when it is clicked, in the page's zone: Hours from now, else the
+// clock time At on the date Days ahead, or on the next Weekday (0 is
+// Sunday; a week ahead on that day).
+type deferPreset struct {
+	Key     string
+	Label   string
+	Hours   int
+	Days    int
+	Weekday int // -1: none
+	At      string
+}
+
+var deferPresets = []deferPreset{
+	{Key: "3h", Label: "In 3 hours", Hours: 3, Weekday: -1},
+	{Key: "tomorrow", Label: "Tomorrow 09:00", Days: 1, Weekday: -1, At: "09:00"},
+	{Key: "monday", Label: "Next Monday 09:00", Weekday: 1, At: "09:00"},
+}
+
+// contract is what app.js needs of the contract.
+var contract = func() string {
+	b, err := json.Marshal(map[string]string{
+		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
+	})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
+
+// contractFuncs hand the contract to the templates.
+var contractFuncs = map[string]any{
+	"idDetail":       func() string { return idDetail },
+	"idNewForm":      func() string { return idNewForm },
+	"idFlash":        func() string { return idFlash },
+	"idList":         func() string { return idList },
+	"idQuickRecord":  func() string { return idQuickRecord },
+	"idQuickTitle":   func() string { return idQuickTitle },
+	"idQuickError":   func() string { return idQuickError },
+	"idHistory":      func() string { return idHistory },
+	"triggerChanged": func() string { return triggerChanged },
+	"pageContract":   func() string { return contract },
+}
