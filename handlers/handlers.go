@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"events/app"
+	"events/docs"
 	"events/models"
 	"events/static"
 )
@@ -107,6 +108,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/readyz", h.readyz)
 	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
+	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
 	f.Use("/login", h.loginLimit())
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
@@ -159,6 +161,13 @@ func route(r fiber.Router, path string, methods map[string]fiber.Handler) {
 		c.Set(fiber.HeaderAllow, allowed)
 		return fiber.NewError(fiber.StatusMethodNotAllowed, c.Method()+" is not served here; use "+allowed)
 	})
+}
+
+// openAPI: GET /api/openapi.json, the description of the JSON API
+// (docs/openapi.json), open without authentication.
+func openAPI(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(docs.OpenAPI)
 }
 
 func (h *Handlers) healthz(c *fiber.Ctx) error {

@@ -101,7 +101,9 @@ func (s *server) live(method, target, ctype, body string, headers ...string) ans
 	if err != nil {
 		s.t.Fatalf("%s %s: reading the body: %v", method, target, err)
 	}
-	return answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+	a := answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+	checkAPI(s.t, req, []byte(body), a)
+	return a
 }
 
 func newApp(t *testing.T, svc *app.Service) *fiber.App {
@@ -154,7 +156,9 @@ func send(t *testing.T, f *fiber.App, method, target, ctype, body string, header
 	if err != nil {
 		t.Fatalf("%s %s: reading the body: %v", method, target, err)
 	}
-	return answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+	a := answer{method: method, target: target, Status: res.StatusCode, Header: res.Header, Body: b}
+	checkAPI(t, req, []byte(body), a)
+	return a
 }
 
 const (

@@ -35,6 +35,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"events/app/dbtest"
+	"events/docs/apicheck"
 )
 
 // zone is the page's time zone (EVENTS_TIMEZONE) in these tests. The
@@ -539,12 +540,13 @@ type apiHistoryRow struct {
 func apiCall(t *testing.T, method, u string, body any, want int, out any) {
 	t.Helper()
 	var rd io.Reader
+	var sent []byte
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd = bytes.NewReader(b)
+		rd, sent = bytes.NewReader(b), b
 	}
 	req, err := http.NewRequest(method, u, rd)
 	if err != nil {
@@ -559,6 +561,9 @@ func apiCall(t *testing.T, method, u string, body any, want int, out any) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	for _, p := range apicheck.Problems(req, sent, resp.StatusCode, resp.Header, b) {
+		t.Errorf("%s %s -> %d: %s", method, u, resp.StatusCode, p)
+	}
 	if resp.StatusCode != want {
 		t.Fatalf("%s %s: %d %s, want %d", method, u, resp.StatusCode, b, want)
 	}

@@ -1,0 +1,101 @@
+// Package apicheck checks requests to the JSON API and their answers
+// against docs/openapi.json. The API tests send every request through a
+// helper that calls Problems, so a change of behaviour without a change of
+// the document fails the test that made the request. Only tests import it.
+package apicheck
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"events/docs"
+)
+
+var doc struct {
+	once   sync.Once
+	router routers.Router
+	err    error
+}
+
+// Load loads and validates the document once; its error says what is
+// wrong with it.
+func Load() (routers.Router, error) {
+	doc.once.Do(func() {
+		loader := openapi3.NewLoader()
+		d, err := loader.LoadFromData(docs.OpenAPI)
+		if err != nil {
+			doc.err = err
+			return
+		}
+		if doc.err = d.Validate(loader.Context); doc.err != nil {
+			return
+		}
+		doc.router, doc.err = legacy.NewRouter(d)
+	})
+	return doc.router, doc.err
+}
+
+// Documented reports whether the document covers the path: the JSON API
+// and the health checks, not the pages.
+func Documented(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/healthz" || path == "/readyz"
+}
+
+// Problems are what the document says is wrong with a request (its body
+// apart, as the request's own may be read already) and its answer. A
+// request the document calls wrong must have been refused (4xx); every
+// answer, its status, headers and body, must be one the document
+// describes. Requests of htmx (answered with HTML fragments), HEAD and
+// the pages are not the JSON API's.
+func Problems(req *http.Request, body []byte, status int, header http.Header, answer []byte) []string {
+	if !Documented(req.URL.Path) || req.Header.Get("HX-Request") == "true" || req.Method == http.MethodHead {
+		return nil
+	}
+	if status == http.StatusMethodNotAllowed {
+		// any method an address does not serve, as the document's introduction says
+		if header.Get("Allow") == "" {
+			return []string{"405 without an Allow header"}
+		}
+		return nil
+	}
+	router, err := Load()
+	if err != nil {
+		return []string{"docs/openapi.json: " + err.Error()}
+	}
+	r := req.Clone(context.Background())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if r.URL.Host == "" {
+		r.URL.Scheme, r.URL.Host = "http", r.Host
+	}
+	route, params, err := router.FindRoute(r)
+	if err == nil && route.PathItem.GetOperation(req.Method) == nil {
+		err = routers.ErrMethodNotAllowed
+	}
+	if err != nil {
+		if status == http.StatusNotFound {
+			return nil // nothing at that address, as the document says
+		}
+		return []string{"the document has no " + req.Method + " " + req.URL.Path + ": " + err.Error()}
+	}
+	var problems []string
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true, MultiError: true}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && status < 400 {
+		problems = append(problems, "the document refuses the request, but it was answered "+http.StatusText(status)+": "+err.Error())
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: header, Options: opts}
+	out.SetBodyBytes(answer)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		problems = append(problems, "the answer is not one the document describes: "+err.Error())
+	}
+	return problems
+}

@@ -1,0 +1,12 @@
+// Package docs holds the documents kept with the code: DESIGN.md, the
+// decisions the code follows, and openapi.json, the description of the
+// JSON API, which the service serves at GET /api/openapi.json and which
+// the API tests check every request and answer against.
+package docs
+
+import _ "embed"
+
+// OpenAPI is the OpenAPI 3.1 document of the JSON API.
+//
+//go:embed openapi.json
+var OpenAPI []byte
