@@ -1,11 +1,17 @@
 # The two commands a newcomer needs: `make run` and `make test`; `make edge`
-# runs the service behind nginx, as it is deployed.
+# runs the service behind nginx, as it is deployed. `make help` lists every
+# target from its ## line.
 GO       ?= go
 BIN      := bin/events
 FUZZTIME ?= 5s
 EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
-.PHONY: run edge build test vet fuzz bench soak postgres-binaries clean
+.PHONY: help run edge build test vet fuzz bench soak postgres-binaries reset-data clean
+
+## help: list the targets and what each does
+help:
+	@awk '/^## [a-z-]+:/ { t = $$0; sub(/^## /, "", t); n = index(t, ": "); printf "  %-12s %s\n", substr(t, 1, n - 1), substr(t, n + 2); more = 1; next } \
+		/^## / && more { t = $$0; sub(/^## /, "", t); printf "  %-12s %s\n", "", t; next } { more = 0 }' $(MAKEFILE_LIST)
 
 ## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
 run: build postgres-binaries
@@ -17,15 +23,20 @@ edge: build postgres-binaries
 
 ## build: compile the one binary into bin/events
 build:
-	$(GO) build -o $(BIN) ./cmd/events
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/events
 
 ## test: vet, every test against a real PostgreSQL (with the race detector; the browser tests
-## drive the installed Chromium and write screenshots to EVENTS_SCREENSHOTS), then a short fuzz run
+## drive the installed Chromium and write screenshots to EVENTS_SCREENSHOTS), then a short fuzz
+## run; it says what it is doing as it goes (about 5 to 8 minutes on two cores)
 test: postgres-binaries
-	$(GO) vet ./...
-	EVENTS_SCREENSHOTS="$(EVENTS_SCREENSHOTS)" $(GO) test -race -count=1 ./... \
+	@echo "make test: go vet"
+	@$(GO) vet ./...
+	@$(GO) build -o bin/testlog ./cmd/internal/testlog
+	@echo "make test: compiling every package's tests with the race detector (a minute or two), then running them"
+	@EVENTS_SCREENSHOTS="$(EVENTS_SCREENSHOTS)" $(GO) test -race -count=1 -json ./... | bin/testlog \
 		|| { echo "screenshots of the pages: $(EVENTS_SCREENSHOTS)"; exit 1; }
-	$(MAKE) --no-print-directory fuzz
+	@echo "make test: a short fuzz run of each fuzz target"
+	@$(MAKE) --no-print-directory fuzz
 	@echo "screenshots of the pages: $(EVENTS_SCREENSHOTS)"
 
 ## soak: a steady mixed load through nginx for SOAK_DURATION (10m), then checks for errors, leaks and
@@ -68,5 +79,11 @@ postgres-binaries:
 		echo "$(NEED_POSTGRES)"; exit 1; \
 	fi || { echo "Installing failed. $(NEED_POSTGRES)"; exit 1; }
 
+## reset-data: delete the embedded database and everything in EVENTS_DATA_DIR (./.data); stop
+## the service first. A service on DATABASE_URL keeps its data.
+reset-data:
+	rm -rf .data
+
+## clean: delete bin/ (the binary, screenshots, reports)
 clean:
 	rm -rf bin

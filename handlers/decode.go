@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"mime"
 	"net/url"
 	"strings"
@@ -21,6 +22,9 @@ func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, erro
 	case "application/json":
 		return models.DecodeJSON(body, set)
 	case "application/x-www-form-urlencoded":
+		if t := bytes.TrimSpace(body); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+			return models.Input{}, jsonAsForm{}
+		}
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
 			return models.Input{}, models.BadRequest("", "the form body does not parse: %s", err)
@@ -33,6 +37,17 @@ func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, erro
 	}
 	return models.Input{}, models.ErrUnsupportedMediaType
 }
+
+// jsonAsForm is a JSON body sent as a form, as curl -d does without -H:
+// 415, saying what to send.
+type jsonAsForm struct{}
+
+func (jsonAsForm) Error() string {
+	return "the body looks like JSON but came as a form (Content-Type: application/x-www-form-urlencoded, " +
+		"which curl -d sends by default): send Content-Type: application/json"
+}
+
+func (jsonAsForm) Unwrap() error { return models.ErrUnsupportedMediaType }
 
 func mediaType(c *fiber.Ctx) string {
 	ct := c.Get(fiber.HeaderContentType)

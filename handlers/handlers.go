@@ -27,6 +27,10 @@ import (
 // BodyLimit is the largest request body accepted (413 above it).
 const BodyLimit = 256 << 10
 
+// defaultNotesURL is the sidebar's Notes entry when EVENTS_NOTES_URL is not
+// set; the service then answers it with a page that says what it is for.
+const defaultNotesURL = "/notes"
+
 // Options configure the HTTP surface.
 type Options struct {
 	RequestTimeout time.Duration // the deadline of a handler and its statements; default 10s
@@ -55,7 +59,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.NotesURL == "" {
-		opts.NotesURL = "/notes"
+		opts.NotesURL = defaultNotesURL
 	}
 	for _, d := range []struct {
 		p   *time.Duration
@@ -119,6 +123,9 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
+	if h.opts.NotesURL == defaultNotesURL {
+		route(f, defaultNotesURL, map[string]fiber.Handler{"GET": h.notesPage})
+	}
 
 	api := f.Group("/api/events")
 	for _, l := range listings { // before /:id, which would take a listing's name for an id

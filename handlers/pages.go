@@ -148,6 +148,12 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 	return c.Render("pages/new", page)
 }
 
+// notesPage: GET /notes, while EVENTS_NOTES_URL is not set: what the
+// sidebar's Notes entry is for and how to point it at the notes.
+func (h *Handlers) notesPage(c *fiber.Ctx) error {
+	return c.Render("pages/notes", h.chrome(c, "Notes"))
+}
+
 // queryValues parses the query string.
 func queryValues(c *fiber.Ctx) (url.Values, error) {
 	q, err := url.ParseQuery(string(c.Request().URI().QueryString()))

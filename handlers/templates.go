@@ -43,6 +43,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		"pages/new":           newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
 		"pages/error":         errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
 		"pages/login":         loginPage{chrome: page, Next: "/events", Message: "m"},
+		"pages/notes":         page,
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)

@@ -27,24 +27,22 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | hash-password | edge-config [flags]]
+const usage = `usage: events [serve | migrate | hash-password | version | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
+  version        print the version and VCS revision it was built from
   edge-config    print the nginx.conf of the edge in front of the service;
                  events edge-config -h lists its flags and their defaults
 
 Configuration is read from the environment; see the README.`
 
 func main() {
-	cmd := "serve"
-	if len(os.Args) > 1 {
-		cmd = os.Args[1]
-	}
-	if len(os.Args) > 2 && cmd != "edge-config" {
-		fmt.Fprintln(os.Stderr, usage)
+	cmd, args := command(os.Args[1:])
+	if len(args) > 0 && cmd != "edge-config" {
+		fmt.Fprintf(os.Stderr, "%s\n\n%s\n", argsProblem(cmd, args), usage)
 		os.Exit(2)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -57,7 +55,7 @@ func main() {
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
-		err = edgeConfig(os.Args[2:], os.Stdout)
+		err = edgeConfig(args, os.Stdout)
 		if errors.Is(err, flag.ErrHelp) {
 			return
 		}
@@ -68,6 +66,9 @@ func main() {
 		return
 	case "help", "-h", "--help":
 		fmt.Println(usage)
+		return
+	case "version", "-version", "--version":
+		fmt.Println(version())
 		return
 	default:
 		fmt.Fprintf(os.Stderr, "events: unknown command %q\n%s\n", cmd, usage)
