@@ -147,7 +147,7 @@ func TestCompleteEndsARunningLog(t *testing.T) {
 	}
 }
 
-// TestReactivateIsAnUndoStack follows the chains of DESIGN.md.
+// TestReactivateIsAnUndoStack follows the chains of docs/DESIGN.md.
 func TestReactivateIsAnUndoStack(t *testing.T) {
 	now := ts("2026-11-22T03:00:00Z")
 	s, _, clk := newService(t, now)

@@ -116,7 +116,7 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 }
 
 // Operate applies a lifecycle operation and writes its history row. inErr is
-// the error of decoding the body; refusals come in the order of DESIGN.md.
+// the error of decoding the body; refusals come in the order of docs/DESIGN.md.
 func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
 	var out models.Event
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {

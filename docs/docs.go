@@ -1,4 +1,4 @@
-// Package docs holds the documents kept with the code: DESIGN.md, the
+// Package docs holds the documents kept with the code: docs/DESIGN.md, the
 // decisions the code follows, and openapi.json, the description of the
 // JSON API, which the service serves at GET /api/openapi.json and which
 // the API tests check every request and answer against.

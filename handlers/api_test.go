@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The keys of an event answer: DESIGN.md's example, plus reactivate_to
+// The keys of an event answer: docs/DESIGN.md's example, plus reactivate_to
 // (the status a reactivate would restore, so a client can draw its buttons).
 var eventKeys = []string{
 	"id", "kind", "status", "title", "description", "start_at", "end_at", "all_day", "due_at",

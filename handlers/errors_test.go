@@ -299,7 +299,7 @@ func TestFieldProblems422(t *testing.T) {
 	s.create(`{"kind":"task","title":"` + strings.Repeat("é", 500) + `"}`)
 }
 
-// The order of refusals of DESIGN.md: 404, then 400/415, then the kind
+// The order of refusals of docs/DESIGN.md: 404, then 400/415, then the kind
 // (422), the status (409), then a bad value (422).
 func TestOrderOfRefusals(t *testing.T) {
 	s := newServer(t)

@@ -16,7 +16,7 @@ var fieldSets = []struct {
 	set  FieldSet
 }{{"create", CreateFields}, {"patch", PatchFields}, {"defer", DeferFields}, {"none", NoFields}}
 
-// accepted is DESIGN.md and the specification written out: the fields each
+// accepted is docs/DESIGN.md and the specification written out: the fields each
 // request may carry.
 var accepted = map[FieldSet][]string{
 	CreateFields: {"kind", "status", "title", "description", "start_at", "end_at", "all_day", "due_at", "started_at", "ended_at", "priority", "project_tag", "source", "source_ref"},

@@ -205,7 +205,7 @@ type Change struct {
 	New any `json:"new"`
 }
 
-// MarshalJSON writes the API's shape of a history row, in DESIGN.md's field order.
+// MarshalJSON writes the API's shape of a history row, in docs/DESIGN.md's field order.
 func (h History) MarshalJSON() ([]byte, error) {
 	changes := h.Changes
 	if changes == nil {

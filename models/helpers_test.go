@@ -134,7 +134,7 @@ func checkStatusPtr(t *testing.T, name string, got, want *Status) {
 	}
 }
 
-// storageProblems lists the rules of DESIGN.md and the specification that a
+// storageProblems lists the rules of docs/DESIGN.md and the specification that a
 // stored event must satisfy and e breaks: the storage rules, the CHECK
 // constraints, the text bounds and the time ranges. loc is the zone all-day
 // spans were written in.

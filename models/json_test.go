@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// designKeys are the keys of DESIGN.md's example event, plus reactivate_to
+// designKeys are the keys of docs/DESIGN.md's example event, plus reactivate_to
 // (the status a reactivate would restore; README.md documents it).
 var designKeys = []string{"id", "kind", "status", "title", "description", "start_at", "end_at", "all_day", "due_at",
 	"started_at", "ended_at", "priority", "project_tag", "completed_at", "cancelled_at", "defer_until", "source",
@@ -41,7 +41,7 @@ func sortedKeys(m map[string]any) []string {
 
 func TestEventMarshalJSONExample(t *testing.T) {
 	seoul := mustZone(t, "Asia/Seoul")
-	// DESIGN.md's example, the created and updated times given in Seoul and
+	// docs/DESIGN.md's example, the created and updated times given in Seoul and
 	// with nanoseconds.
 	e := Event{ID: 42, Kind: KindTask, Status: StatusPlanned, Title: "Pay rent", Description: "",
 		DueAt: at(ts(t, "2026-11-25T00:00:00Z")), Priority: 2, ProjectTag: ptr("home"),

@@ -94,7 +94,7 @@ type Undo struct {
 
 // Apply performs op on e at time now and returns the changed event and the
 // history row to insert (its EventID set, its ID not). Refusals come in the
-// order of DESIGN.md: kind (422), status (409), value (422). in carries
+// order of docs/DESIGN.md: kind (422), status (409), value (422). in carries
 // defer_until; undo is required for reactivate.
 func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Event, History, error) {
 	if err := Check(&e, op); err != nil {

@@ -68,7 +68,7 @@ func stepOf(e Event) History {
 	return h
 }
 
-// allowedFrom is DESIGN.md's lifecycle table, written out: the statuses each
+// allowedFrom is docs/DESIGN.md's lifecycle table, written out: the statuses each
 // operation starts from (reactivate: when there is a step to undo).
 var allowedFrom = map[Op][]Status{
 	OpComplete:   {StatusPlanned, StatusTentative, StatusInProgress, StatusWaiting, StatusDeferred},
@@ -77,7 +77,7 @@ var allowedFrom = map[Op][]Status{
 	OpReactivate: {StatusDeferred, StatusDone, StatusCancelled},
 }
 
-// wantAnswer is what DESIGN.md says op on a fixture gives: "ok", "422" (the
+// wantAnswer is what docs/DESIGN.md says op on a fixture gives: "ok", "422" (the
 // kind does not allow it) or "409" (the status does not).
 func wantAnswer(k Kind, s Status, op Op) string {
 	switch {
@@ -92,7 +92,7 @@ func wantAnswer(k Kind, s Status, op Op) string {
 func tv(t time.Time) any { return FormatTime(t) }
 
 // TestLifecycleTable runs every (kind, status, operation) through Check and
-// Apply and compares the event and the history row with DESIGN.md.
+// Apply and compares the event and the history row with docs/DESIGN.md.
 func TestLifecycleTable(t *testing.T) {
 	in := Input{DeferUntil: Opt[time.Time]{Set: true, V: deferNew}}
 	for _, k := range Kinds {
@@ -138,7 +138,7 @@ func TestLifecycleTable(t *testing.T) {
 	}
 }
 
-// expectApply is the event and the changes DESIGN.md says an allowed op
+// expectApply is the event and the changes docs/DESIGN.md says an allowed op
 // gives on a fixture.
 func expectApply(e Event, op Op) (Event, map[string]Change) {
 	w := e
@@ -430,7 +430,7 @@ func (j *journal) do(t *testing.T, e Event, op Op, in Input, when time.Time) Eve
 
 func deferTo(t time.Time) Input { return Input{DeferUntil: Opt[time.Time]{Set: true, V: t}} }
 
-// TestReactivateIsAnUndoStack: DESIGN.md's example, step by step.
+// TestReactivateIsAnUndoStack: docs/DESIGN.md's example, step by step.
 func TestReactivateIsAnUndoStack(t *testing.T) {
 	seoul := mustZone(t, "Asia/Seoul")
 	in := Input{Kind: Opt[Kind]{Set: true, V: KindTask}, Title: Opt[string]{Set: true, V: "Pay rent"}}

@@ -62,7 +62,7 @@ func with(m map[string]any, kv ...any) map[string]any {
 
 func TestNewEventInitialStatus(t *testing.T) {
 	seoul := mustZone(t, "Asia/Seoul")
-	// DESIGN.md: allowed initial statuses by kind, the default first.
+	// docs/DESIGN.md: allowed initial statuses by kind, the default first.
 	allowed := map[Kind][]Status{
 		KindTask:          {StatusPlanned, StatusInProgress, StatusWaiting, StatusDone},
 		KindCalendarEvent: {StatusPlanned, StatusTentative, StatusDone},
@@ -245,7 +245,7 @@ func TestNewEventTimeFieldsOfAnotherKind(t *testing.T) {
 	seoul := mustZone(t, "Asia/Seoul")
 	times := map[string]any{"start_at": "2026-11-25T09:00:00Z", "end_at": "2026-11-25T10:00:00Z", "due_at": "2026-11-25T09:00:00Z",
 		"started_at": "2026-11-25T01:00:00Z", "ended_at": "2026-11-25T02:00:00Z", "all_day": true}
-	// DESIGN.md / the spec's form rules: the time fields of each kind.
+	// docs/DESIGN.md / the spec's form rules: the time fields of each kind.
 	own := map[Kind][]string{
 		KindTask:          {"due_at", "start_at"},
 		KindCalendarEvent: {"start_at", "end_at", "all_day"},

@@ -14,7 +14,7 @@ import (
 
 var listings = []Listing{ListEvents, ListToday, ListInbox, ListActivity, ListHistory}
 
-// listAllowed is DESIGN.md's listings written out: the filters of each, the
+// listAllowed is docs/DESIGN.md's listings written out: the filters of each, the
 // zone where days or windows matter, and limit and cursor everywhere.
 var listAllowed = map[Listing][]string{
 	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "tz", "limit", "cursor"},
