@@ -11,6 +11,7 @@ import (
 const testKey = "a-session-key-of-more-than-32-characters"
 
 func TestSessionsExpireAndCannotBeForged(t *testing.T) {
+	t.Parallel()
 	a, err := app.NewAuth("", nil, testKey, false)
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestSessionsExpireAndCannotBeForged(t *testing.T) {
 }
 
 func TestCredentials(t *testing.T) {
+	t.Parallel()
 	hash, err := app.HashPassword("correct horse battery")
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +100,7 @@ func TestCredentials(t *testing.T) {
 }
 
 func TestListeningBeyondLoopbackNeedsAuthentication(t *testing.T) {
+	t.Parallel()
 	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
 	hash, _ := app.HashPassword("correct horse battery")
 	for _, tt := range []struct {

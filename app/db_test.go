@@ -15,6 +15,7 @@ import (
 // TestOpenDBKeepsSessionParameters: the URL's own session parameters stay,
 // beside the UTC time zone and the statement timeout OpenDB adds.
 func TestOpenDBKeepsSessionParameters(t *testing.T) {
+	t.Parallel()
 	db, err := app.OpenDB(dbtest.NewURL(t)+"&lock_timeout=1234", 1500*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,7 @@ func TestOpenDBKeepsSessionParameters(t *testing.T) {
 // is ended by PostgreSQL (57014) at that timeout, without a context
 // deadline; the 3 s bound proves it (the statement asks for 30 s).
 func TestStatementTimeout(t *testing.T) {
+	t.Parallel()
 	db, err := app.OpenDB(dbtest.NewURL(t), 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)

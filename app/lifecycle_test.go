@@ -15,6 +15,7 @@ import (
 // reach, through the database, and checks the status it leads to, the one
 // history row it writes, and that a refused operation writes nothing.
 func TestEveryTransition(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, db, _ := newService(t, now)
 	future := now.Add(48 * time.Hour).Format(time.RFC3339)
@@ -98,6 +99,7 @@ func TestEveryTransition(t *testing.T) {
 }
 
 func TestDeferIsNotForActivityLogsAndNeedsAFutureTime(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, db, _ := newService(t, now)
 	log := create(t, s, `{"kind":"activity_log","title":"ran"}`)
@@ -130,6 +132,7 @@ func TestDeferIsNotForActivityLogsAndNeedsAFutureTime(t *testing.T) {
 }
 
 func TestCompleteEndsARunningLog(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, _, clk := newService(t, now)
 	e := create(t, s, `{"kind":"activity_log","title":"writing","status":"in_progress"}`)
@@ -149,6 +152,7 @@ func TestCompleteEndsARunningLog(t *testing.T) {
 
 // TestReactivateIsAnUndoStack follows the chains of docs/DESIGN.md.
 func TestReactivateIsAnUndoStack(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, _, clk := newService(t, now)
 	until := "2026-11-25T00:00:00Z"
@@ -235,6 +239,7 @@ func atOnce(n int, f func(i int)) {
 // TestConcurrentCompletes: twelve completes of one event at once; the row
 // lock lets one through and the others see it done.
 func TestConcurrentCompletes(t *testing.T) {
+	t.Parallel()
 	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	e := create(t, s, `{"kind":"task","title":"race"}`)
 	const n = 12
@@ -266,6 +271,7 @@ func TestConcurrentCompletes(t *testing.T) {
 // TestConcurrentDedup: sixteen creates of one (source, source_ref) at once;
 // exactly one is stored, the others name it.
 func TestConcurrentDedup(t *testing.T) {
+	t.Parallel()
 	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	const n = 16
 	results := make([]models.Event, n)
@@ -307,6 +313,7 @@ func TestConcurrentDedup(t *testing.T) {
 }
 
 func TestRescheduleWrittenOnlyForTimeChanges(t *testing.T) {
+	t.Parallel()
 	s, db, clk := newService(t, ts("2026-11-22T03:00:00Z"))
 	e := create(t, s, `{"kind":"task","title":"rent","due_at":"2026-11-25T09:00:00+09:00"}`)
 	clk.Add(time.Minute)

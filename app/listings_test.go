@@ -61,6 +61,7 @@ func titles(es []models.Event) []string {
 }
 
 func TestTodayAcrossTheSeoulDayBoundary(t *testing.T) {
+	t.Parallel()
 	// 23:30 on 22 November in Seoul; the Seoul day is [21 Nov 15:00Z, 22 Nov 15:00Z).
 	now := ts("2026-11-22T14:30:00Z")
 	s, _, clk := newService(t, now)
@@ -137,6 +138,7 @@ func TestTodayAcrossTheSeoulDayBoundary(t *testing.T) {
 }
 
 func TestDeferredEventResurfaces(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, _, clk := newService(t, now)
 	ctx := context.Background()
@@ -164,6 +166,7 @@ func TestDeferredEventResurfaces(t *testing.T) {
 }
 
 func TestInboxMembership(t *testing.T) {
+	t.Parallel()
 	s, _, clk := newService(t, ts("2026-11-22T03:00:00Z"))
 	ctx := context.Background()
 	create(t, s, `{"kind":"task","title":"first"}`)
@@ -191,6 +194,7 @@ func TestInboxMembership(t *testing.T) {
 }
 
 func TestActivityTimeline(t *testing.T) {
+	t.Parallel()
 	// 23:30 on 22 November in Seoul; the default window starts at 16 November 00:00 KST (15 Nov 15:00Z).
 	s, _, _ := newService(t, ts("2026-11-22T14:30:00Z"))
 	ctx := context.Background()
@@ -227,6 +231,7 @@ func TestActivityTimeline(t *testing.T) {
 }
 
 func TestListFiltersAndKeysetPages(t *testing.T) {
+	t.Parallel()
 	s, _, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	ctx := context.Background()
 	var all []int64
@@ -289,6 +294,7 @@ func (l *queryLog) last() string {
 // rows shaped like real use and analysed, that the Today, Inbox and Activity
 // queries read the partial indexes and never scan the table.
 func TestListingsUseThePartialIndexes(t *testing.T) {
+	t.Parallel()
 	now := ts("2026-11-22T03:00:00Z")
 	s, db, clk := newService(t, now)
 	ctx := context.Background()

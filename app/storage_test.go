@@ -12,6 +12,7 @@ import (
 // around every Go check, and expects the database itself to refuse each
 // broken rule.
 func TestStorageRulesHeldByDatabase(t *testing.T) {
+	t.Parallel()
 	_, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	const ok = `INSERT INTO events (kind, status, title, ended_at) VALUES ('activity_log', 'done', 'fine', now())`
 	if _, err := db.Exec(ok); err != nil {
@@ -64,6 +65,7 @@ func TestStorageRulesHeldByDatabase(t *testing.T) {
 }
 
 func TestDedupAndHistoryRulesHeldByDatabase(t *testing.T) {
+	t.Parallel()
 	_, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	insert := `INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'x', 'email', 'msg-1') RETURNING id`
 	var id int64
@@ -107,6 +109,7 @@ func TestDedupAndHistoryRulesHeldByDatabase(t *testing.T) {
 // TestRejectedCreateWritesNothing: a create the database refuses leaves no
 // event and no history row behind.
 func TestRejectedCreateWritesNothing(t *testing.T) {
+	t.Parallel()
 	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
 	for _, body := range []string{
 		`{"kind":"calendar_event","title":"no start"}`,

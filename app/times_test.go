@@ -13,6 +13,7 @@ import (
 // by position; every precision and the ends of the allowed years come back
 // as the instant stored, the same as reading one event.
 func TestListingsReadTimesExactly(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	svc, _, _ := newService(t, now)
 	ctx := context.Background()

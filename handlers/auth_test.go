@@ -63,6 +63,7 @@ func authServer(t *testing.T, password bool) (*server, *lockedBuffer) {
 var bearer = []string{"Authorization", "Bearer " + apiToken}
 
 func TestAuthAPINeedsAToken(t *testing.T) {
+	t.Parallel()
 	s, _ := authServer(t, true)
 	a := s.get("/api/events")
 	p := a.problem(t, http.StatusUnauthorized)
@@ -87,6 +88,7 @@ func TestAuthAPINeedsAToken(t *testing.T) {
 }
 
 func TestAuthPagesGoToTheLoginPage(t *testing.T) {
+	t.Parallel()
 	s, _ := authServer(t, true)
 	a := s.get("/events?tab=inbox")
 	a.want(t, http.StatusSeeOther)
@@ -130,6 +132,7 @@ func login(t *testing.T, s *server, headers ...string) *http.Cookie {
 }
 
 func TestAuthLoginSessionCSRFLogout(t *testing.T) {
+	t.Parallel()
 	s, logs := authServer(t, true)
 	events, rows := s.counts()
 
@@ -197,6 +200,7 @@ func TestAuthLoginSessionCSRFLogout(t *testing.T) {
 }
 
 func TestAuthLoginAttemptsAreLimited(t *testing.T) {
+	t.Parallel()
 	s, logs := authServer(t, true)
 	// A successful login does not count.
 	login(t, s, "X-Forwarded-For", "192.0.2.7")
@@ -216,6 +220,7 @@ func TestAuthLoginAttemptsAreLimited(t *testing.T) {
 }
 
 func TestAuthOffServesEveryone(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	s.get("/events").pageHTML(t, http.StatusOK)
 	a := s.get("/login")

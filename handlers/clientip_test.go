@@ -39,6 +39,7 @@ func (b *lockedBuffer) String() string {
 // trusted proxy appended: a client cannot put another address in the log by
 // sending the header itself.
 func TestClientAddressInTheRequestLog(t *testing.T) {
+	t.Parallel()
 	svc := app.NewService(dbtest.New(t), seoul, time.Now)
 	edge := []string{"127.0.0.1"}
 	chain := []string{"127.0.0.1", "10.0.0.0/8"}

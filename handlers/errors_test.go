@@ -17,6 +17,7 @@ import (
 )
 
 func TestBadRequests400(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	tests := []struct {
@@ -59,6 +60,7 @@ func TestBadRequests400(t *testing.T) {
 }
 
 func TestCursorIsBoundToItsFilters(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	for range 3 {
 		s.create(`{"kind":"task","title":"x"}`)
@@ -85,6 +87,7 @@ func TestCursorIsBoundToItsFilters(t *testing.T) {
 }
 
 func TestNotFound404(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, tt := range []struct{ method, target, body string }{
@@ -113,6 +116,7 @@ func TestNotFound404(t *testing.T) {
 }
 
 func TestMethodNotAllowed405(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, tt := range []struct{ method, target, allow string }{
@@ -142,6 +146,7 @@ func TestMethodNotAllowed405(t *testing.T) {
 
 // Allow names HEAD wherever GET is served, so HEAD must be served there.
 func TestHeadIsServedWhereGetIs(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, target := range []string{"/api/events", "/api/events/today", "/api/events/inbox", "/api/events/activity", path(e.ID), path(e.ID, "history")} {
@@ -157,6 +162,7 @@ func TestHeadIsServedWhereGetIs(t *testing.T) {
 }
 
 func TestConflicts409(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
@@ -174,6 +180,7 @@ func TestConflicts409(t *testing.T) {
 }
 
 func TestDuplicateSourceRef409(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	first := s.create(`{"kind":"task","title":"from mail","source":"email","source_ref":"msg-42"}`)
 	if h := s.history(first.ID); len(h) != 1 || h[0].Actor != "import" {
@@ -196,6 +203,7 @@ func TestDuplicateSourceRef409(t *testing.T) {
 }
 
 func TestBodyTooLarge413(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	big := `{"kind":"task","title":"x","description":"` + strings.Repeat("a", 256<<10) + `"}`
 	ev, hist := s.counts()
@@ -214,6 +222,7 @@ func TestBodyTooLarge413(t *testing.T) {
 }
 
 func TestUnsupportedMediaType415(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	var mp bytes.Buffer
@@ -239,6 +248,7 @@ func TestUnsupportedMediaType415(t *testing.T) {
 }
 
 func TestFieldProblems422(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"x"}`)
 	cal := s.create(`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T00:00:00Z"}`)
@@ -302,6 +312,7 @@ func TestFieldProblems422(t *testing.T) {
 // The order of refusals of docs/DESIGN.md: 404, then 400/415, then the kind
 // (422), the status (409), then a bad value (422).
 func TestOrderOfRefusals(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	done := s.create(`{"kind":"task","title":"done"}`)
 	s.op(done.ID, "complete", "")
@@ -341,6 +352,7 @@ func TestOrderOfRefusals(t *testing.T) {
 // 4xx problem naming the field at fault, and nothing is written: the counts
 // of events and history rows are the same after each.
 func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"task","due_at":"2026-11-25T00:00:00Z"}`)
 	done := s.create(`{"kind":"task","title":"done"}`)
@@ -444,7 +456,7 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"desc and description in a form", "PATCH", path(task.ID), formType, "title=x&desc=a&description=b", 422, []string{"description"}},
 		{"unknown field", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","colour":1}`, 422, []string{"colour"}},
 		{"unknown form field", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "colour": {"red"}}), 422, []string{"colour"}},
-		{"JSON sent as a form", "POST", "/api/events", formType, `{"kind":"task","title":"x"}`, 422, []string{`{"kind":"task","title":"x"}`}},
+		{"JSON sent as a form", "POST", "/api/events", formType, `{"kind":"task","title":"x"}`, 415, nil}, // issue 13: says to send Content-Type: application/json
 		{"status smuggled into a PATCH", "PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z","status":"done"}`, 422, []string{"status"}},
 		{"desc in a JSON PATCH", "PATCH", path(task.ID), jsonType, `{"title":"x","desc":"y"}`, 422, []string{"desc"}},
 		{"a field in a complete", "POST", path(task.ID, "complete"), jsonType, `{"x":1}`, 422, []string{"x"}},
@@ -492,6 +504,7 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 // With the database unreachable every API call and /readyz answer 503;
 // /healthz still answers.
 func TestDatabaseUnreachable503(t *testing.T) {
+	t.Parallel()
 	db, err := app.OpenDB("postgres://x@127.0.0.1:1/x?sslmode=disable", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -534,6 +547,7 @@ func TestDatabaseUnreachable503(t *testing.T) {
 
 // A request whose deadline passes answers 503, like an unreachable database.
 func TestRequestDeadline503(t *testing.T) {
+	t.Parallel()
 	db := dbtest.New(t)
 	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }),
 		handlers.Options{Logger: quiet, RequestTimeout: time.Nanosecond})
@@ -556,6 +570,7 @@ func TestRequestDeadline503(t *testing.T) {
 
 // A problem's status is a number in the body, and the same as the answer's.
 func TestProblemStatusMatchesTheAnswer(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	a := s.get("/api/events/999999")
 	p := a.problem(t, http.StatusNotFound)

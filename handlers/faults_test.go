@@ -114,6 +114,7 @@ func call(t *testing.T, method, url, ctype, body string, headers ...string) answ
 // method, path, status, duration and client; never a body, a token, a
 // cookie, a password or a query value, whatever the answer.
 func TestLogsHoldNoSecrets(t *testing.T) {
+	t.Parallel()
 	base, logs := loggedApp(t, handlers.Options{}, nil)
 	secret := []string{"Authorization", "Bearer secret-token-xyz", "Cookie", "session=secret-cookie-xyz"}
 	sent := []answer{
@@ -182,6 +183,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 // nothing internal; the panic is logged as an error with the request id and
 // the stack; the server goes on serving, the database too.
 func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
+	t.Parallel()
 	base, logs := loggedApp(t, handlers.Options{}, func(f *fiber.App) {
 		f.Get("/test-only/panic", func(c *fiber.Ctx) error { panic("boom-internal-detail") })
 	})
@@ -215,6 +217,7 @@ func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
 // while other clients are served; nothing of the slow request is written.
 // The bound of 3 s proves the cut: the trickle would last 100 s.
 func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
+	t.Parallel()
 	db := dbtest.New(t)
 	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }),
 		handlers.Options{Logger: quiet, ReadTimeout: time.Second})
@@ -265,6 +268,7 @@ func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
 // gone the same request succeeds. The service answers 503 (not 504): it is
 // the origin, and the database did not answer in time.
 func TestStatementTimeoutEndsALockWait503(t *testing.T) {
+	t.Parallel()
 	dsn := dbtest.NewURL(t)
 	db, err := app.OpenDB(dsn, 500*time.Millisecond)
 	if err != nil {

@@ -33,6 +33,7 @@ func buttons(body string) []string {
 }
 
 func TestFragmentsOfCreateAndLifecycle(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	a := s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"Buy milk"}}, hx...)
 	body := a.html(t, http.StatusCreated)
@@ -86,6 +87,7 @@ func TestFragmentsOfCreateAndLifecycle(t *testing.T) {
 }
 
 func TestFragmentsOfListings(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	l := seedListing(s)
 	rows := regexp.MustCompile(`<li\b[^>]*\bid="event-(\d+)"`)
@@ -120,6 +122,7 @@ func TestFragmentsOfListings(t *testing.T) {
 }
 
 func TestFragmentsOfErrors(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
@@ -173,6 +176,7 @@ func TestFragmentsOfErrors(t *testing.T) {
 
 // A full-page navigation or a history restore gets JSON, like a plain request.
 func TestNotAFragmentForFullOrRestoreRequests(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, h := range [][]string{
@@ -200,6 +204,7 @@ func TestNotAFragmentForFullOrRestoreRequests(t *testing.T) {
 // Answers that differ by HX-Request say so, errors included: a cache must
 // not hand a JSON answer to htmx or the other way round.
 func TestVaryHXRequest(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, a := range []answer{
@@ -226,6 +231,7 @@ func TestVaryHXRequest(t *testing.T) {
 }
 
 func TestUserTextIsEscapedInFragments(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	const evil = `<script>alert(1)</script>`
 	body := s.form("POST", "/api/events", url.Values{

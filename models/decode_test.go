@@ -42,6 +42,7 @@ var sample = map[string][2]string{
 }
 
 func TestDecodeJSONFieldSets(t *testing.T) {
+	t.Parallel()
 	for _, fs := range fieldSets {
 		for name, v := range sample {
 			t.Run(fs.name+"/"+name, func(t *testing.T) {
@@ -102,6 +103,7 @@ func present(in Input, name string) bool {
 }
 
 func TestDecodeJSONValues(t *testing.T) {
+	t.Parallel()
 	body := `{"kind":"calendar_event","status":"tentative","title":"Standup","description":"line 1\nline 2",
 		"start_at":"2026-11-25T09:00:00+09:00","end_at":null,"all_day":false,"due_at":null,
 		"started_at":null,"ended_at":null,"priority":3,"project_tag":null,"source":"calendar","source_ref":"ics-1"}`
@@ -144,6 +146,7 @@ func TestDecodeJSONValues(t *testing.T) {
 }
 
 func TestDecodeJSONFieldProblems(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		set  FieldSet
 		body string
@@ -213,6 +216,7 @@ func TestDecodeJSONFieldProblems(t *testing.T) {
 }
 
 func TestDecodeJSONBadRequest(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{
 		``, ` `, "\n\t", // empty, where a body is needed
 		`{`, `{"title":`, `{"title":"x"`, `{"title":}`, `{"title":"x",}`, `{"title" "x"}`, `{title:"x"}`, `{'title':'x'}`,
@@ -258,6 +262,7 @@ func form(kv ...string) url.Values {
 }
 
 func TestDecodeFormFieldSets(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	for _, fs := range fieldSets {
 		for name, v := range sample {
@@ -281,6 +286,7 @@ func TestDecodeFormFieldSets(t *testing.T) {
 }
 
 func TestDecodeForm(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	ny := mustZone(t, "America/New_York")
 
@@ -451,6 +457,7 @@ func TestDecodeForm(t *testing.T) {
 // time's own AppendFormat writes, for every precision and zone and the
 // ends of the stored years.
 func TestAppendTimeMatchesTheLayout(t *testing.T) {
+	t.Parallel()
 	zones := []*time.Location{time.UTC, time.FixedZone("x", -9*3600-30*60), mustZone(t, "Asia/Seoul")}
 	for _, tm := range []time.Time{
 		time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC),

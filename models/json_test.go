@@ -40,6 +40,7 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func TestEventMarshalJSONExample(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	// docs/DESIGN.md's example, the created and updated times given in Seoul and
 	// with nanoseconds.
@@ -66,6 +67,7 @@ func TestEventMarshalJSONExample(t *testing.T) {
 }
 
 func TestEventMarshalJSONEveryField(t *testing.T) {
+	t.Parallel()
 	ny := mustZone(t, "America/New_York")
 	local := func(s string) *time.Time { v := ts(t, s).In(ny); return &v }
 	e := Event{ID: 7, Kind: KindCalendarEvent, Status: StatusCancelled, Title: "Standup", Description: "a\nb",
@@ -106,6 +108,7 @@ func TestEventMarshalJSONEveryField(t *testing.T) {
 }
 
 func TestEventMarshalJSONNulls(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(Event{Kind: KindActivityLog, Status: StatusDone})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +126,7 @@ func TestEventMarshalJSONNulls(t *testing.T) {
 }
 
 func TestHistoryMarshalJSON(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	occurred := time.Date(2026, 11, 25, 9, 0, 0, 987654321, seoul)
 	cases := []struct {
@@ -171,6 +175,7 @@ func TestHistoryMarshalJSON(t *testing.T) {
 // TestHistoryRowsMarshal: the rows Apply, CreateRecord and RescheduleRecord
 // build carry their times in the answers' format.
 func TestHistoryRowsMarshal(t *testing.T) {
+	t.Parallel()
 	e := fixture(KindTask, StatusDeferred)
 	_, h, err := Apply(e, OpComplete, Input{}, now, ActorAPI, nil)
 	if err != nil {
@@ -247,6 +252,7 @@ func reflected(t *testing.T, e Event) []byte {
 // strings encoding/json escapes: quotes, backslashes, every control
 // character, invalid UTF-8, U+2028 and U+2029, and (not escaped) <, > and &.
 func TestEventAppendJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	seoulTime := time.Date(2026, 11, 22, 12, 0, 0, 123456000, time.FixedZone("KST", 9*3600))
 	src, ref, tag, undo := Source("calendar"), "ref \"1\"", "home", StatusPlanned
 	full := Event{ID: 1<<53 + 1, Kind: KindCalendarEvent, Status: StatusDone, Title: "t", Description: "d",

@@ -94,6 +94,7 @@ func tv(t time.Time) any { return FormatTime(t) }
 // TestLifecycleTable runs every (kind, status, operation) through Check and
 // Apply and compares the event and the history row with docs/DESIGN.md.
 func TestLifecycleTable(t *testing.T) {
+	t.Parallel()
 	in := Input{DeferUntil: Opt[time.Time]{Set: true, V: deferNew}}
 	for _, k := range Kinds {
 		for _, s := range Statuses {
@@ -229,6 +230,7 @@ func deref64(p *int64) any {
 // TestCheckReactivateNeedsAStep: with nothing to undo, reactivate is a 409
 // from every status, and Available never offers it.
 func TestCheckReactivateNeedsAStep(t *testing.T) {
+	t.Parallel()
 	for _, k := range Kinds {
 		for _, s := range Statuses {
 			e := fixture(k, s)
@@ -252,6 +254,7 @@ func TestCheckReactivateNeedsAStep(t *testing.T) {
 // TestAvailableAgreesWithCheck: the buttons a row shows are exactly the
 // operations Check allows, in button order.
 func TestAvailableAgreesWithCheck(t *testing.T) {
+	t.Parallel()
 	for _, k := range Kinds {
 		for _, s := range Statuses {
 			for _, undo := range []*Status{nil, ptr(StatusPlanned)} {
@@ -282,6 +285,7 @@ func TestAvailableAgreesWithCheck(t *testing.T) {
 
 // TestRefusalOrder: kind (422) before status (409) before a bad value (422).
 func TestRefusalOrder(t *testing.T) {
+	t.Parallel()
 	past := Input{DeferUntil: Opt[time.Time]{Set: true, V: now.Add(-time.Hour)}}
 	planned := fixture(KindTask, StatusPlanned)
 	cases := []struct {
@@ -328,6 +332,7 @@ func TestRefusalOrder(t *testing.T) {
 // back as it was (but updated_at), and the reactivate row names the step
 // and swaps its changes.
 func TestOperationThenReactivate(t *testing.T) {
+	t.Parallel()
 	later := now.Add(time.Hour)
 	in := Input{DeferUntil: Opt[time.Time]{Set: true, V: deferNew}}
 	for _, k := range Kinds {
@@ -432,6 +437,7 @@ func deferTo(t time.Time) Input { return Input{DeferUntil: Opt[time.Time]{Set: t
 
 // TestReactivateIsAnUndoStack: docs/DESIGN.md's example, step by step.
 func TestReactivateIsAnUndoStack(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	in := Input{Kind: Opt[Kind]{Set: true, V: KindTask}, Title: Opt[string]{Set: true, V: "Pay rent"}}
 	e, err := in.NewEvent(t0, seoul)
@@ -492,6 +498,7 @@ func TestReactivateIsAnUndoStack(t *testing.T) {
 // TestCreatedDoneHasNothingToUndo: a quick record (or a task created done)
 // cannot be reactivated.
 func TestCreatedDoneHasNothingToUndo(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	for _, body := range []Input{
 		{Kind: Opt[Kind]{Set: true, V: KindActivityLog}},
@@ -516,6 +523,7 @@ func TestCreatedDoneHasNothingToUndo(t *testing.T) {
 
 // TestCompleteDeferredThenReactivate: the deferral comes back with its time.
 func TestCompleteDeferredThenReactivate(t *testing.T) {
+	t.Parallel()
 	e := fixture(KindTask, StatusPlanned)
 	var j journal
 	until := nowUS.Add(72 * time.Hour)
@@ -536,6 +544,7 @@ func TestCompleteDeferredThenReactivate(t *testing.T) {
 // TestCancelDoneKeepsCompletedAt: cancelling a done event keeps its
 // completed_at, and reactivate gives done back.
 func TestCancelDoneKeepsCompletedAt(t *testing.T) {
+	t.Parallel()
 	e := fixture(KindTask, StatusWaiting)
 	var j journal
 	e = j.do(t, e, OpComplete, Input{}, now)
@@ -562,6 +571,7 @@ func TestCancelDoneKeepsCompletedAt(t *testing.T) {
 
 // TestReactivateKeepsEdits: a field edited since the step keeps the edit.
 func TestReactivateKeepsEdits(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 
 	t.Run("fields reactivate does not own", func(t *testing.T) {
@@ -644,6 +654,7 @@ func TestReactivateKeepsEdits(t *testing.T) {
 
 // TestCompleteOfALogStartedInTheFuture: the end is never before the start.
 func TestCompleteOfALogStartedInTheFuture(t *testing.T) {
+	t.Parallel()
 	e := fixture(KindActivityLog, StatusInProgress)
 	start := nowUS.Add(time.Hour)
 	e.StartedAt = &start
@@ -662,6 +673,7 @@ func TestCompleteOfALogStartedInTheFuture(t *testing.T) {
 }
 
 func TestParseOp(t *testing.T) {
+	t.Parallel()
 	for _, op := range Ops {
 		if got, ok := ParseOp(string(op)); !ok || got != op {
 			t.Errorf("ParseOp(%q): got %q %v, want %q true", op, got, ok, op)
@@ -675,6 +687,7 @@ func TestParseOp(t *testing.T) {
 }
 
 func TestRecords(t *testing.T) {
+	t.Parallel()
 	e := fixture(KindTask, StatusPlanned)
 	c := CreateRecord(&e, ActorImport)
 	checkHistory(t, c, History{EventID: 42, ChangeKind: ChangeCreate, Actor: ActorImport, StatusAfter: StatusPlanned,

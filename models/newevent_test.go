@@ -61,6 +61,7 @@ func with(m map[string]any, kv ...any) map[string]any {
 }
 
 func TestNewEventInitialStatus(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	// docs/DESIGN.md: allowed initial statuses by kind, the default first.
 	allowed := map[Kind][]Status{
@@ -100,6 +101,7 @@ func TestNewEventInitialStatus(t *testing.T) {
 }
 
 func TestNewEventKind(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	_, err := create(t, map[string]any{"title": "no kind"}, seoul)
 	if got := fieldsOf(err); !reflect.DeepEqual(got, []string{"kind"}) {
@@ -113,6 +115,7 @@ func TestNewEventKind(t *testing.T) {
 }
 
 func TestNewEventActivityLog(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	before := nowUS.Add(-90 * time.Minute)
 	after := nowUS.Add(90 * time.Minute)
@@ -164,6 +167,7 @@ func TestNewEventActivityLog(t *testing.T) {
 }
 
 func TestNewEventCalendarNeedsStart(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	for _, f := range []map[string]any{
 		{"kind": "calendar_event", "title": "c"},
@@ -186,6 +190,7 @@ func TestNewEventCalendarNeedsStart(t *testing.T) {
 }
 
 func TestNewEventAllDay(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	ny := mustZone(t, "America/New_York")
 	havana := mustZone(t, "America/Havana") // its clocks skip from 00:00 to 01:00 on 2026-03-08
@@ -242,6 +247,7 @@ func TestNewEventAllDay(t *testing.T) {
 }
 
 func TestNewEventTimeFieldsOfAnotherKind(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	times := map[string]any{"start_at": "2026-11-25T09:00:00Z", "end_at": "2026-11-25T10:00:00Z", "due_at": "2026-11-25T09:00:00Z",
 		"started_at": "2026-11-25T01:00:00Z", "ended_at": "2026-11-25T02:00:00Z", "all_day": true}
@@ -279,6 +285,7 @@ func TestNewEventTimeFieldsOfAnotherKind(t *testing.T) {
 }
 
 func TestNewEventTitle(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	for _, k := range []Kind{KindTask, KindCalendarEvent} {
 		for _, title := range []any{nil, "", "   ", "\n\t "} {
@@ -301,6 +308,7 @@ func TestNewEventTitle(t *testing.T) {
 }
 
 func TestNewEventBounds(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	task := minimal(KindTask)
 	src := with(task, "source", "email")
@@ -381,6 +389,7 @@ func isNil[T any](p *T) string {
 }
 
 func TestNewEventControlCharacters(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	task := with(minimal(KindTask), "source", "chat", "source_ref", "ref")
 	for _, field := range []string{"title", "description", "project_tag", "source_ref"} {
@@ -426,6 +435,7 @@ func TestNewEventControlCharacters(t *testing.T) {
 }
 
 func TestNewEventSource(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	task := minimal(KindTask)
 	cases := []struct {
@@ -464,6 +474,7 @@ func TestNewEventSource(t *testing.T) {
 // TestNewEventTimesInUTC: requests may carry any offset; the event holds the
 // instant in UTC at microsecond precision.
 func TestNewEventTimesInUTC(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	e, err := create(t, with(minimal(KindTask), "due_at", "2026-11-25T09:00:00.1234567+09:00"), seoul)
 	if err != nil {

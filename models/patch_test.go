@@ -43,6 +43,7 @@ func keys(m map[string]Change) []string {
 }
 
 func TestApplyPatch(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	due := ts(t, "2026-11-25T00:00:42.5Z") // 09:00:42.5 in Seoul: a form shows 09:00
 	task := fixture(KindTask, StatusPlanned)
@@ -197,6 +198,7 @@ func allDay(t *testing.T, cal Event, loc *time.Location) Event {
 }
 
 func TestApplyPatchRefused(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	running := fixture(KindActivityLog, StatusInProgress)
 	cases := []struct {

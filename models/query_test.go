@@ -33,6 +33,7 @@ func query(s string) url.Values {
 }
 
 func TestParseListQueryParameters(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	values := map[string]string{"kind": "task", "status": "done", "from": "2026-11-25T00:00:00Z", "to": "2026-11-26T00:00:00Z",
 		"project_tag": "home", "source": "email", "tz": "UTC", "limit": "5", "foo": "1", "page": "2", "offset": "0", "sort": "id", "id": "1"}
@@ -63,6 +64,7 @@ func TestParseListQueryParameters(t *testing.T) {
 }
 
 func TestParseListQueryDefaults(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	lq, err := ParseListQuery(ListEvents, url.Values{}, seoul)
 	if err != nil {
@@ -75,6 +77,7 @@ func TestParseListQueryDefaults(t *testing.T) {
 }
 
 func TestParseListQueryValues(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	lq, err := ParseListQuery(ListEvents, query("kind=task,calendar_event&status=planned,done&source=email,chat"+
 		"&project_tag=%20home%20&from=2026-11-25T09:00:00%2B09:00&to=2026-11-26T00:00:00Z&tz=America/New_York&limit=1000"), seoul)
@@ -101,6 +104,7 @@ func TestParseListQueryValues(t *testing.T) {
 }
 
 func TestParseListQueryBadRequest(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	cases := []struct {
 		l     Listing
@@ -165,6 +169,7 @@ func TestParseListQueryBadRequest(t *testing.T) {
 }
 
 func TestParseListQueryLimitAndZone(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	for _, c := range []struct {
 		v    string
@@ -187,6 +192,7 @@ func TestParseListQueryLimitAndZone(t *testing.T) {
 }
 
 func TestCursor(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	positions := []Position{
 		{G: 0, T: nil, ID: 1},
@@ -247,6 +253,7 @@ func TestCursor(t *testing.T) {
 }
 
 func TestCursorMismatchedFilters(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	made := "status=planned&from=2026-11-25T00:00:00Z"
 	base, _ := ParseListQuery(ListEvents, query(made), seoul)
@@ -275,6 +282,7 @@ func TestCursorMismatchedFilters(t *testing.T) {
 }
 
 func TestCursorForged(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	base, _ := ParseListQuery(ListInbox, url.Values{}, seoul)
 	good := base.Cursor(Position{G: 1, T: at(ts(t, "2026-11-25T00:00:00Z")), ID: 42})
@@ -312,6 +320,7 @@ func TestCursorForged(t *testing.T) {
 }
 
 func TestDayBounds(t *testing.T) {
+	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	ny := mustZone(t, "America/New_York")
 	havana := mustZone(t, "America/Havana")

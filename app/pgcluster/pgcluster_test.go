@@ -357,6 +357,7 @@ func TestStartFailureShowsLog(t *testing.T) {
 }
 
 func TestFindBinaries(t *testing.T) {
+	t.Parallel()
 	requireBinaries(t)
 	dir, err := FindBinaries()
 	if err != nil {
@@ -368,6 +369,7 @@ func TestFindBinaries(t *testing.T) {
 }
 
 func TestFindBinariesOrder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	mk := func(dir string) string {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -417,6 +419,7 @@ func TestFindBinariesOrder(t *testing.T) {
 }
 
 func TestShellJoin(t *testing.T) {
+	t.Parallel()
 	got := shellJoin([]string{"-k", "/tmp/a b", "-c", "listen_addresses=", "it's"})
 	want := `-k '/tmp/a b' -c listen_addresses= 'it'\''s'`
 	if got != want {

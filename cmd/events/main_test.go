@@ -210,6 +210,7 @@ func readmeExamples(t *testing.T) string {
 // no DATABASE_URL, the README's curl examples pasted into a shell, Ctrl-C,
 // and a second start that finds the data again.
 func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
+	t.Parallel()
 	needPostgres(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -275,6 +276,7 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 
 // TestDatabaseURL: with DATABASE_URL the service uses it and starts no database.
 func TestDatabaseURL(t *testing.T) {
+	t.Parallel()
 	// Without sslmode the URL behaves as libpq's "prefer": this server has
 	// no TLS, so the service connects without it.
 	dsn := regexp.MustCompile(`[?&]sslmode=disable`).ReplaceAllString(dbtest.NewURL(t), "")
@@ -295,6 +297,7 @@ func TestDatabaseURL(t *testing.T) {
 }
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	dsn := dbtest.NewURL(t)
 	for i := 0; i < 2; i++ { // applying twice is a no-op
 		cmd := exec.Command(build(t), "migrate")
@@ -307,6 +310,7 @@ func TestMigrateCommand(t *testing.T) {
 
 // TestBadConfigurationStops: each bad value stops the process with one sentence.
 func TestBadConfigurationStops(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ env, want string }{
 		{"EVENTS_TIMEZONE=Mars/Base", "EVENTS_TIMEZONE"},
 		{"PORT=http", "PORT must be a port number"},
@@ -349,6 +353,7 @@ func TestBadConfigurationStops(t *testing.T) {
 // flags, and refuses a bad value with one sentence (the edge package's tests
 // run nginx on what it renders).
 func TestEdgeConfig(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000",
 		"-rate", "5r/s", "-burst", "12", "-conn", "7", "-cert", "/srv/tls/cert.pem").Output()
 	if err != nil {
