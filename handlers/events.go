@@ -115,7 +115,11 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q, err := h.query(c, models.ListHistory)
+	values, err := queryValues(c)
+	if err != nil {
+		return err
+	}
+	q, err := models.ParseListQuery(models.ListHistory, values, h.svc.Location())
 	if err != nil {
 		if _, missing := h.svc.Get(c.UserContext(), id); missing != nil {
 			return missing // an unknown event is 404 before a bad query is 400
@@ -127,7 +131,11 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 		return err
 	}
 	if fragment(c) {
-		return c.Render("partials/history", historyView{ID: id, Items: page.Items, Loc: h.svc.Location()})
+		view := historyView{ID: id, Items: page.Items, Loc: h.svc.Location(), More: more(c.Path(), values, page.NextCursor)}
+		if values.Has("cursor") {
+			return c.Render("partials/history_items", view) // a later page, after the rows shown
+		}
+		return c.Render("partials/history", view)
 	}
 	return c.JSON(page)
 }
@@ -140,13 +148,4 @@ func eventID(c *fiber.Ctx) (int64, error) {
 		return 0, models.ErrNotFound
 	}
 	return id, nil
-}
-
-// query parses the query string of a listing.
-func (h *Handlers) query(c *fiber.Ctx, l models.Listing) (models.ListQuery, error) {
-	q, err := queryValues(c)
-	if err != nil {
-		return models.ListQuery{}, err
-	}
-	return models.ParseListQuery(l, q, h.svc.Location())
 }

@@ -7,11 +7,13 @@ import (
 	"events/models"
 )
 
-// historyView is the history timeline of one event.
+// historyView is the history timeline of one event, a page of it at a
+// time: More is the address of the next page, "" at its end.
 type historyView struct {
 	ID    int64 // the event's
 	Items []models.History
 	Loc   *time.Location
+	More  string
 }
 
 type historyRow struct {

@@ -12,8 +12,9 @@ import (
 // The pages: /events with its tabs, /events/{id} and /events/new. They read
 // through the same listings and use cases as the API, and their buttons and
 // forms post to the API, which answers them with fragments. The tabs are
-// declared with their listings in listings.go and drawn in tabs.go, what an htmx request gets in htmx.go, the view models in
-// rowview.go, formview.go and historyview.go.
+// declared with their listings in listings.go and drawn in tabs.go; what an
+// htmx request gets is in htmx.go, the names pages and app.js share in
+// contract.go, the view models in rowview.go, formview.go and historyview.go.
 
 type eventsPage struct {
 	chrome
@@ -114,9 +115,10 @@ func (h *Handlers) detailPage(c *fiber.Ctx) error {
 		title = "Untitled " + kindNames[e.Kind]
 	}
 	return c.Render("pages/detail", detailPage{
-		chrome:  h.chrome(c, title),
-		Detail:  h.detail(e, nil, nil, "", ""),
-		History: historyView{ID: id, Items: history.Items, Loc: h.svc.Location()},
+		chrome: h.chrome(c, title),
+		Detail: h.detail(e, nil, nil, "", ""),
+		History: historyView{ID: id, Items: history.Items, Loc: h.svc.Location(),
+			More: more("/api/events/"+itoa(id)+"/history", url.Values{}, history.NextCursor)},
 	})
 }
 

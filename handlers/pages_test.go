@@ -422,3 +422,30 @@ func TestListRowsAreNeverStale(t *testing.T) {
 		t.Errorf("a task due yesterday is not drawn overdue")
 	}
 }
+
+// History past a page of 100 steps is reachable from the detail page: a
+// button fetches the earlier steps after the rows shown, until the end.
+func TestDetailPageReachesHistoryPastOnePage(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	id := s.create(`{"kind":"task","title":"Long-lived"}`).ID
+	if _, err := s.db.Exec(`INSERT INTO event_history (event_id, change_kind, actor, status_before, status_after, changes, occurred_at)
+		SELECT ?, 'reschedule', 'api', 'planned', 'planned', '{}'::jsonb, ?::timestamptz + g * interval '1 minute'
+		FROM generate_series(1, 150) g`, id, t0); err != nil {
+		t.Fatal(err)
+	}
+	page := string(s.get("/events/"+strconv.FormatInt(id, 10), "Accept", "text/html").want(t, http.StatusOK).Body)
+	steps := strings.Count(page, `<li data-change=`)
+	next := regexp.MustCompile(`<li class="more"><button type="button" hx-get="([^"]+)"`).FindStringSubmatch(page)
+	for next != nil {
+		more := s.get(html.UnescapeString(next[1]), "HX-Request", "true").html(t, http.StatusOK)
+		if strings.Contains(more, "<ol") {
+			t.Fatalf("a later page of history repeats the list: %s", more)
+		}
+		steps += strings.Count(more, `<li data-change=`)
+		next = regexp.MustCompile(`<li class="more"><button type="button" hx-get="([^"]+)"`).FindStringSubmatch(more)
+	}
+	if steps != 151 {
+		t.Errorf("the detail page reaches %d history steps, want 151", steps)
+	}
+}

@@ -31,19 +31,20 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 	detail := newDetail(sample.Event, loc, nil, nil, "", "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
-		"partials/event_row":  sample,
-		"partials/event_rows": listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"},
-		"partials/problem":    problemFor(models.ErrNotFound),
-		"partials/history":    history,
-		"partials/tabbed":     tabbed,
-		"partials/detail":     detail,
-		"partials/new_form":   form,
-		"pages/events":        eventsPage{chrome: page, Tabbed: tabbed},
-		"pages/detail":        detailPage{chrome: page, Detail: detail, History: history},
-		"pages/new":           newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
-		"pages/error":         errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
-		"pages/login":         loginPage{chrome: page, Next: "/events", Message: "m"},
-		"pages/notes":         page,
+		"partials/event_row":     sample,
+		"partials/event_rows":    listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"},
+		"partials/problem":       problemFor(models.ErrNotFound),
+		"partials/history":       history,
+		"partials/history_items": historyView{Items: history.Items, Loc: loc, More: "/api/events/1/history?cursor=x"},
+		"partials/tabbed":        tabbed,
+		"partials/detail":        detail,
+		"partials/new_form":      form,
+		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed},
+		"pages/detail":           detailPage{chrome: page, Detail: detail, History: history},
+		"pages/new":              newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
+		"pages/error":            errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
+		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
+		"pages/notes":            page,
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)

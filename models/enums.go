@@ -63,7 +63,7 @@ const (
 	ActorUser   Actor = "user"   // a request from the pages
 	ActorAPI    Actor = "api"    // any other request
 	ActorImport Actor = "import" // a create that carries a source
-	ActorSystem Actor = "system" // the server itself
+	// The enum also has "system" (the server itself), which nothing writes yet.
 )
 
 // ChangeKind is the PostgreSQL enum history_change_kind.

@@ -150,9 +150,9 @@ func TestHistoryMarshalJSON(t *testing.T) {
 				`"changes":{"cancelled_at":{"old":"2026-11-25T00:00:00.000000Z","new":null},"defer_until":{"old":null,"new":"2026-11-26T00:00:00.000000Z"}},` +
 				`"undoes":4,"occurred_at":"2026-11-25T00:00:00.987654Z"}`},
 		{"a reschedule of all_day",
-			History{ID: 6, EventID: 42, ChangeKind: ChangeReschedule, Actor: ActorSystem, StatusBefore: ptr(StatusPlanned), StatusAfter: StatusPlanned,
+			History{ID: 6, EventID: 42, ChangeKind: ChangeReschedule, Actor: ActorImport, StatusBefore: ptr(StatusPlanned), StatusAfter: StatusPlanned,
 				Changes: map[string]Change{"all_day": {Old: false, New: true}}, OccurredAt: occurred},
-			`{"id":6,"event_id":42,"change_kind":"reschedule","actor":"system","status_before":"planned","status_after":"planned",` +
+			`{"id":6,"event_id":42,"change_kind":"reschedule","actor":"import","status_before":"planned","status_after":"planned",` +
 				`"changes":{"all_day":{"old":false,"new":true}},"undoes":null,"occurred_at":"2026-11-25T00:00:00.987654Z"}`},
 	}
 	for _, c := range cases {

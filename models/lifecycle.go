@@ -18,16 +18,6 @@ const (
 // Ops lists the operations in the order the pages show their buttons.
 var Ops = []Op{OpComplete, OpDefer, OpCancel, OpReactivate}
 
-// ParseOp returns the operation named s.
-func ParseOp(s string) (Op, bool) {
-	for _, op := range Ops {
-		if string(op) == s {
-			return op, true
-		}
-	}
-	return "", false
-}
-
 // rule is one row of the lifecycle table.
 type rule struct {
 	from   func(Status) bool // statuses the operation starts from
@@ -35,8 +25,8 @@ type rule struct {
 	noKind Kind              // a kind the operation is not for
 }
 
-// lifecycle is the one place the transitions live: the API applies it and
-// the pages draw their buttons from it.
+// lifecycle is the one place the transitions live: Check refuses by it,
+// Apply moves to its status, and the pages draw their buttons from it.
 var lifecycle = map[Op]rule{
 	OpComplete: {from: func(s Status) bool { return s.Active() }, to: StatusDone},
 	OpCancel:   {from: func(s Status) bool { return s != StatusCancelled }, to: StatusCancelled},
@@ -114,7 +104,7 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 
 	switch op {
 	case OpComplete:
-		n.Status = StatusDone
+		n.Status = lifecycle[op].to
 		set("completed_at", &n.CompletedAt, &now)
 		set("defer_until", &n.DeferUntil, nil)
 		if e.Running() {
@@ -125,7 +115,7 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 			set("ended_at", &n.EndedAt, &end)
 		}
 	case OpCancel:
-		n.Status = StatusCancelled
+		n.Status = lifecycle[op].to
 		set("cancelled_at", &n.CancelledAt, &now)
 		set("defer_until", &n.DeferUntil, nil)
 	case OpDefer:
@@ -136,7 +126,7 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 		case !until.After(now):
 			return e, History{}, Invalid("defer_until", "must be in the future")
 		}
-		n.Status = StatusDeferred
+		n.Status = lifecycle[op].to
 		set("defer_until", &n.DeferUntil, until)
 	case OpReactivate:
 		if undo == nil || undo.Step.StatusBefore == nil {

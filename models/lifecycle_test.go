@@ -672,20 +672,6 @@ func TestCompleteOfALogStartedInTheFuture(t *testing.T) {
 	}
 }
 
-func TestParseOp(t *testing.T) {
-	t.Parallel()
-	for _, op := range Ops {
-		if got, ok := ParseOp(string(op)); !ok || got != op {
-			t.Errorf("ParseOp(%q): got %q %v, want %q true", op, got, ok, op)
-		}
-	}
-	for _, s := range []string{"", "delete", "Complete", "undo"} {
-		if got, ok := ParseOp(s); ok {
-			t.Errorf("ParseOp(%q): got %q true, want false", s, got)
-		}
-	}
-}
-
 func TestRecords(t *testing.T) {
 	t.Parallel()
 	e := fixture(KindTask, StatusPlanned)
