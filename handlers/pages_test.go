@@ -424,7 +424,7 @@ func TestListRowsAreNeverStale(t *testing.T) {
 }
 
 // History past a page of 100 steps is reachable from the detail page: a
-// button fetches the earlier steps after the rows shown, until the end.
+// button fetches the later steps after the rows shown, until the end.
 func TestDetailPageReachesHistoryPastOnePage(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
