@@ -80,9 +80,9 @@ var EventFields = []Field{
 	enum[Status]("status", func(e *Event) *Status { return &e.Status }, func(in *Input) any { return &in.Status }, CreateFields).
 		constraints("cancelled_iff_cancelled_at", "deferred_iff_defer_until", "completed_at_when_finished", "undo_from_finished"),
 	text("title", func(e *Event) *string { return &e.Title }, func(in *Input) any { return &in.Title }, editable...).
-		form("Title", "text", "").constraints("title_required", "title_length", "text_without_controls"),
+		form("Title", "text", "").limit(MaxTitle, true).constraints("title_required", "title_length", "text_without_controls"),
 	text("description", func(e *Event) *string { return &e.Description }, func(in *Input) any { return &in.Description }, editable...).
-		form("Description", "textarea", "desc").constraints("description_length"),
+		form("Description", "textarea", "desc").limit(MaxDescription, true).constraints("description_length"),
 	timeField("start_at", func(e *Event) **time.Time { return &e.StartAt }, func(in *Input) any { return &in.StartAt }, editable...).
 		form("Starts", "datetime-local", "").reschedule().constraints("calendar_event_has_start"),
 	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, func(in *Input) any { return &in.EndAt }, editable...).
@@ -99,14 +99,14 @@ var EventFields = []Field{
 	integer("priority", func(e *Event) *int { return &e.Priority }, func(in *Input) any { return &in.Priority }, editable...).
 		form("Priority", "priority", "").constraints("priority_range"),
 	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
-		form("Project tag", "text", "").constraints("project_tag_length"),
+		form("Project tag", "text", "").limit(MaxProjectTag, false).constraints("project_tag_length"),
 	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
 	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
 	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
 		form("Deferred until", "datetime-local", "").notNullInRequests(),
 	enum[Source]("source", func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields),
 	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).
-		constraints("source_ref_iff_source", "source_ref_length"),
+		limit(MaxSourceRef, false).constraints("source_ref_iff_source", "source_ref_length"),
 	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
 	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
 	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
@@ -145,6 +145,8 @@ type Field struct {
 	Label       string     // on the forms and the detail page; "" for none
 	FormType    string     // the form input: text, textarea, datetime-local, checkbox or priority
 	FormName    string     // the form's name, when it is not Name
+	MaxLen      int        // a text's bound in characters; 0: not a checked text
+	Multiline   bool       // a text that may hold newlines (and tabs, as every text may)
 
 	refuseNull bool   // a request may not send null, though the column may hold it
 	jsonKey    []byte // ,"name":
@@ -252,6 +254,11 @@ func integer[T int | int64](name string, get func(*Event) *T, input func(*Input)
 
 func (f Field) form(label, formType, formName string) Field {
 	f.Label, f.FormType, f.FormName = label, formType, formName
+	return f
+}
+
+func (f Field) limit(max int, multiline bool) Field {
+	f.MaxLen, f.Multiline = max, multiline
 	return f
 }
 

@@ -155,22 +155,25 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 	e.Title = strings.TrimSpace(normaliseNewlines(e.Title))
 	e.Description = normaliseNewlines(e.Description)
-	checkText(fe, "title", e.Title, MaxTitle, true)
-	checkText(fe, "description", e.Description, MaxDescription, true)
 	if e.ProjectTag != nil {
-		tag := strings.TrimSpace(*e.ProjectTag)
-		if tag == "" {
+		if tag := strings.TrimSpace(*e.ProjectTag); tag == "" {
 			e.ProjectTag = nil
 		} else {
 			e.ProjectTag = &tag
-			checkText(fe, "project_tag", tag, MaxProjectTag, false)
 		}
 	}
-	if e.SourceRef != nil {
-		if *e.SourceRef == "" {
+	for i := range EventFields {
+		f := &EventFields[i]
+		if f.MaxLen == 0 {
+			continue
+		}
+		s, ok := f.Text(e)
+		if f.Name == "source_ref" && ok && s == "" {
 			fe.add("source_ref", "must not be empty")
 		}
-		checkText(fe, "source_ref", *e.SourceRef, MaxSourceRef, false)
+		if ok {
+			checkText(fe, f.Name, s, f.MaxLen, f.Multiline)
+		}
 	}
 	if e.Priority < 0 || e.Priority > 3 {
 		fe.add("priority", "must be from 0 to 3")
