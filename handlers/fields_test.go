@@ -28,6 +28,8 @@ func TestEveryEditableFieldRoundTrips(t *testing.T) {
 		}
 		seen++
 		t.Run(f.Name, func(t *testing.T) {
+			s := *s
+			s.t = t // the helpers fail this subtest, not its parent
 			kind := kindShowing(f)
 			if kind == "" {
 				t.Fatalf("no kind's form shows the editable field %s", f.Name)

@@ -255,11 +255,13 @@ func (p problem) fields() []string {
 	return out
 }
 
-// decode reads a JSON answer strictly: every key must be a field of v.
+// decode reads a JSON answer into v. That the answer holds exactly the
+// keys it should is checked for every answer against docs/openapi.json
+// (checkAPI), so a field added to the table and the document needs no
+// change here.
 func decode(t *testing.T, a answer, v any) {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(a.Body))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		t.Fatalf("%s: decoding the body into %T: %v", a, v, err)
 	}
