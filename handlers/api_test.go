@@ -16,7 +16,6 @@ import (
 var eventKeys = docs.EventKeys()
 
 func TestCreateAnswers201WithLocationAndTheEvent(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	a := s.json("POST", "/api/events",
 		`{"kind": "task", "title": "  Pay rent  ", "due_at": "2026-11-25T09:00:00+09:00", "priority": 2, "project_tag": "home"}`)
@@ -89,7 +88,6 @@ func TestCreateAnswers201WithLocationAndTheEvent(t *testing.T) {
 // Times are answered in UTC at microsecond precision, whatever offset and
 // precision the request used.
 func TestTimesAreUTCMicroseconds(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"calendar_event","title":"x","start_at":"2026-11-25T09:00:00.123456789+09:00","end_at":"2026-11-25T01:30:00-05:00"}`)
 	if str(e.StartAt) != "2026-11-25T00:00:00.123456Z" || str(e.EndAt) != "2026-11-25T06:30:00.000000Z" {
@@ -101,7 +99,6 @@ func TestTimesAreUTCMicroseconds(t *testing.T) {
 }
 
 func TestCreateActivityLogDefaultsToDoneEndedNow(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	s.clock.Set(time.Date(2026, 11, 22, 3, 0, 0, 123456789, time.UTC))
 	e := s.create(`{"kind":"activity_log","title":"x"}`)
@@ -122,7 +119,6 @@ func TestCreateActivityLogDefaultsToDoneEndedNow(t *testing.T) {
 }
 
 func TestCreateCalendarEventAllDay(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"calendar_event","title":"Trip","start_at":"2026-11-25T10:00:00+09:00","all_day":true}`)
 	if str(e.StartAt) != "2026-11-24T15:00:00.000000Z" || str(e.EndAt) != "2026-11-25T15:00:00.000000Z" || !e.AllDay {
@@ -172,7 +168,6 @@ func (l listing) pages(names ...[]string) [][]int64 {
 }
 
 func TestListFiltersOrderAndCursors(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	l := seedListing(s)
 	tests := []struct {
@@ -216,7 +211,6 @@ func TestListFiltersOrderAndCursors(t *testing.T) {
 }
 
 func TestTodayInboxAndZones(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	l := seedListing(s)
 	tests := []struct {
@@ -245,7 +239,6 @@ func TestTodayInboxAndZones(t *testing.T) {
 }
 
 func TestTodayShowsADeferredEventOnlyOnceItIsDue(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"due today","due_at":"2026-11-22T05:00:00Z"}`)
 	s.op(e.ID, "defer", `{"defer_until":"2026-11-22T06:00:00Z"}`)
@@ -259,7 +252,6 @@ func TestTodayShowsADeferredEventOnlyOnceItIsDue(t *testing.T) {
 }
 
 func TestActivityWindow(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	old := s.create(`{"kind":"activity_log","title":"old","started_at":"2026-11-10T00:00:00Z","ended_at":"2026-11-10T01:00:00Z"}`)
 	week := s.create(`{"kind":"activity_log","title":"this week","ended_at":"2026-11-20T00:00:00Z"}`)
@@ -293,7 +285,6 @@ func TestActivityWindow(t *testing.T) {
 }
 
 func TestPatchEditsAndReschedules(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:00Z"}`)
 	s.clock.Add(time.Hour)
@@ -354,7 +345,6 @@ func equalChanges(got, want map[string]map[string]any) bool {
 }
 
 func TestLifecycleOperationsAndHistory(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"Write report","due_at":"2026-11-24T00:00:00Z"}`)
 
@@ -440,7 +430,6 @@ func TestLifecycleOperationsAndHistory(t *testing.T) {
 }
 
 func TestCancelOfADoneEventKeepsCompletedAt(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
@@ -456,7 +445,6 @@ func TestCancelOfADoneEventKeepsCompletedAt(t *testing.T) {
 }
 
 func TestCompleteARunningLogEndsIt(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"activity_log","title":"run","status":"in_progress"}`)
 	s.clock.Add(30 * time.Minute)
@@ -467,7 +455,6 @@ func TestCompleteARunningLogEndsIt(t *testing.T) {
 }
 
 func TestHealthAndReady(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	for _, target := range []string{"/healthz", "/readyz"} {
 		var body map[string]string

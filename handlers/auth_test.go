@@ -220,7 +220,6 @@ func TestAuthLoginAttemptsAreLimited(t *testing.T) {
 }
 
 func TestAuthOffServesEveryone(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	s.get("/events").pageHTML(t, http.StatusOK)
 	a := s.get("/login")

@@ -17,7 +17,6 @@ import (
 )
 
 func TestBadRequests400(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	tests := []struct {
@@ -60,7 +59,6 @@ func TestBadRequests400(t *testing.T) {
 }
 
 func TestCursorIsBoundToItsFilters(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	for range 3 {
 		s.create(`{"kind":"task","title":"x"}`)
@@ -87,7 +85,6 @@ func TestCursorIsBoundToItsFilters(t *testing.T) {
 }
 
 func TestNotFound404(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, tt := range []struct{ method, target, body string }{
@@ -116,7 +113,6 @@ func TestNotFound404(t *testing.T) {
 }
 
 func TestMethodNotAllowed405(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, tt := range []struct{ method, target, allow string }{
@@ -146,7 +142,6 @@ func TestMethodNotAllowed405(t *testing.T) {
 
 // Allow names HEAD wherever GET is served, so HEAD must be served there.
 func TestHeadIsServedWhereGetIs(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, target := range []string{"/api/events", "/api/events/today", "/api/events/inbox", "/api/events/activity", path(e.ID), path(e.ID, "history")} {
@@ -162,7 +157,6 @@ func TestHeadIsServedWhereGetIs(t *testing.T) {
 }
 
 func TestConflicts409(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
@@ -180,7 +174,6 @@ func TestConflicts409(t *testing.T) {
 }
 
 func TestDuplicateSourceRef409(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	first := s.create(`{"kind":"task","title":"from mail","source":"email","source_ref":"msg-42"}`)
 	if h := s.history(first.ID); len(h) != 1 || h[0].Actor != "import" {
@@ -203,7 +196,6 @@ func TestDuplicateSourceRef409(t *testing.T) {
 }
 
 func TestBodyTooLarge413(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	big := `{"kind":"task","title":"x","description":"` + strings.Repeat("a", 256<<10) + `"}`
 	ev, hist := s.counts()
@@ -222,7 +214,6 @@ func TestBodyTooLarge413(t *testing.T) {
 }
 
 func TestUnsupportedMediaType415(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	var mp bytes.Buffer
@@ -248,7 +239,6 @@ func TestUnsupportedMediaType415(t *testing.T) {
 }
 
 func TestFieldProblems422(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"x"}`)
 	cal := s.create(`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T00:00:00Z"}`)
@@ -312,7 +302,6 @@ func TestFieldProblems422(t *testing.T) {
 // The order of refusals of docs/DESIGN.md: 404, then 400/415, then the kind
 // (422), the status (409), then a bad value (422).
 func TestOrderOfRefusals(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	done := s.create(`{"kind":"task","title":"done"}`)
 	s.op(done.ID, "complete", "")
@@ -352,7 +341,6 @@ func TestOrderOfRefusals(t *testing.T) {
 // 4xx problem naming the field at fault, and nothing is written: the counts
 // of events and history rows are the same after each.
 func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"task","due_at":"2026-11-25T00:00:00Z"}`)
 	done := s.create(`{"kind":"task","title":"done"}`)
@@ -570,7 +558,6 @@ func TestRequestDeadline503(t *testing.T) {
 
 // A problem's status is a number in the body, and the same as the answer's.
 func TestProblemStatusMatchesTheAnswer(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	a := s.get("/api/events/999999")
 	p := a.problem(t, http.StatusNotFound)

@@ -9,7 +9,6 @@ import (
 )
 
 func TestFormCreate(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	task := s.form("POST", "/api/events", url.Values{
 		"kind": {"task"}, "title": {"Form task"}, "desc": {"line one\r\nline two"},
@@ -47,7 +46,6 @@ func TestFormCreate(t *testing.T) {
 }
 
 func TestFormPatchNullsAndCheckbox(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"calendar_event","title":"Trip","start_at":"2026-11-25T00:00:00+09:00","all_day":true,"project_tag":"travel"}`)
 	s.clock.Add(time.Hour)
@@ -81,7 +79,6 @@ func TestFormPatchNullsAndCheckbox(t *testing.T) {
 }
 
 func TestFormPatchAtMinutePrecisionWritesNoReschedule(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T09:00:30.5+09:00","priority":1}`)
 	s.clock.Add(time.Hour)
@@ -106,7 +103,6 @@ func TestFormPatchAtMinutePrecisionWritesNoReschedule(t *testing.T) {
 // The edit form of an all-day entry shows dates; sending them back unchanged
 // is no reschedule.
 func TestFormPatchOfAnAllDayEntryWithItsOwnDates(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"calendar_event","title":"Trip","start_at":"2026-11-25T00:00:00+09:00","end_at":"2026-11-27T00:00:00+09:00","all_day":true}`)
 	p := s.form("PATCH", path(e.ID), url.Values{"title": {"Trip"}, "start_at": {"2026-11-25"}, "end_at": {"2026-11-27"}, "all_day": {"on"}}).event(t, http.StatusOK)
@@ -119,7 +115,6 @@ func TestFormPatchOfAnAllDayEntryWithItsOwnDates(t *testing.T) {
 }
 
 func TestFormDeferInTheConfiguredZone(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	d := s.form("POST", path(e.ID, "defer"), url.Values{"defer_until": {"2026-11-25T09:00"}, "_csrf": {"t"}}).event(t, http.StatusOK)
@@ -141,7 +136,6 @@ func TestFormDeferInTheConfiguredZone(t *testing.T) {
 }
 
 func TestFormFieldProblems422(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	tests := []struct {
@@ -175,7 +169,6 @@ func TestFormFieldProblems422(t *testing.T) {
 // The actor of a history row: user for a form or an htmx request, api for
 // a plain JSON request.
 func TestActorOfHistoryRows(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	api := s.create(`{"kind":"task","title":"api"}`)
 	hx := s.json("POST", "/api/events", `{"kind":"task","title":"htmx json"}`, "HX-Request", "true").want(t, http.StatusCreated)

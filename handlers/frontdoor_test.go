@@ -12,7 +12,6 @@ import (
 // curl -d '{...}' without -H sends a form content type: the answer says
 // what to send instead of refusing the JSON as an unknown form field.
 func TestJSONSentAsAFormSaysWhatToSend(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	id := s.create(`{"kind":"task","title":"T"}`).ID
 	for _, r := range []struct{ method, target string }{
@@ -33,7 +32,6 @@ func TestJSONSentAsAFormSaysWhatToSend(t *testing.T) {
 // is for; with EVENTS_NOTES_URL set, the entry goes there and /notes is
 // not the service's.
 func TestNotesEntry(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	events := string(s.get("/events", "Accept", "text/html").want(t, http.StatusOK).Body)
 	if !strings.Contains(events, `<a href="/notes">Notes</a>`) {

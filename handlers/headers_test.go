@@ -26,7 +26,6 @@ func checkSecurityHeaders(t *testing.T, a answer) {
 }
 
 func TestSecurityHeadersAndRequestIDOnEveryAnswer(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	big := `{"kind":"task","title":"` + strings.Repeat("a", 257<<10) + `"}`

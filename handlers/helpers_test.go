@@ -51,8 +51,11 @@ type server struct {
 	base  string // of the app served on a loopback port, once live has started it
 }
 
+// newServer marks the test parallel: every test has a database of its own,
+// so the tests of this package run side by side.
 func newServer(t *testing.T) *server {
 	t.Helper()
+	t.Parallel()
 	db := dbtest.New(t)
 	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)

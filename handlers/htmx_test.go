@@ -33,7 +33,6 @@ func buttons(body string) []string {
 }
 
 func TestFragmentsOfCreateAndLifecycle(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	a := s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"Buy milk"}}, hx...)
 	body := a.html(t, http.StatusCreated)
@@ -87,7 +86,6 @@ func TestFragmentsOfCreateAndLifecycle(t *testing.T) {
 }
 
 func TestFragmentsOfListings(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	l := seedListing(s)
 	rows := regexp.MustCompile(`<li\b[^>]*\bid="event-(\d+)"`)
@@ -122,7 +120,6 @@ func TestFragmentsOfListings(t *testing.T) {
 }
 
 func TestFragmentsOfErrors(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
@@ -176,7 +173,6 @@ func TestFragmentsOfErrors(t *testing.T) {
 
 // A full-page navigation or a history restore gets JSON, like a plain request.
 func TestNotAFragmentForFullOrRestoreRequests(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, h := range [][]string{
@@ -204,7 +200,6 @@ func TestNotAFragmentForFullOrRestoreRequests(t *testing.T) {
 // Answers that differ by HX-Request say so, errors included: a cache must
 // not hand a JSON answer to htmx or the other way round.
 func TestVaryHXRequest(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	for _, a := range []answer{
@@ -231,7 +226,6 @@ func TestVaryHXRequest(t *testing.T) {
 }
 
 func TestUserTextIsEscapedInFragments(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	const evil = `<script>alert(1)</script>`
 	body := s.form("POST", "/api/events", url.Values{

@@ -22,7 +22,6 @@ func checkAPI(t *testing.T, req *http.Request, body []byte, a answer) {
 
 // The document is served, without authentication, as it is in the repository.
 func TestOpenAPIDocumentIsServed(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	a := s.get("/api/openapi.json").want(t, http.StatusOK)
 	if !bytes.Equal(a.Body, docs.OpenAPI) {
@@ -39,7 +38,6 @@ func TestOpenAPIDocumentIsServed(t *testing.T) {
 // A change the document does not describe fails: an answer with a field
 // the Event schema lacks, and one with an undocumented status.
 func TestOpenAPICheckCatchesADrift(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"Drift"}`)
 	good := s.get(path(e.ID))

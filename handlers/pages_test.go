@@ -56,7 +56,6 @@ func (a answer) pageHTML(t *testing.T, status int) string {
 }
 
 func TestEventsPageTabs(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)                                                                                                                   // now is 12:00 on 2026-11-22 in Seoul
 	today := s.create(`{"kind":"task","title":"Call the bank","due_at":"2026-11-22T01:00:00Z"}`)                                        // 10:00 today
 	inbox := s.create(`{"kind":"task","title":"Sort photos"}`)                                                                          // no date
@@ -104,7 +103,6 @@ func TestEventsPageTabs(t *testing.T) {
 }
 
 func TestEventsPageEmptyTabAndBadQuery(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	for _, tab := range []string{"today", "inbox", "upcoming", "activity"} {
 		body := s.get("/events?tab="+tab).pageHTML(t, http.StatusOK)
@@ -122,7 +120,6 @@ func TestEventsPageEmptyTabAndBadQuery(t *testing.T) {
 }
 
 func TestTabShowsMoreFromTheAPI(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	var all []int64
 	for i := 0; i < 101; i++ {
@@ -151,7 +148,6 @@ func TestTabShowsMoreFromTheAPI(t *testing.T) {
 // in the whole pages and in the fragments htmx swaps in, whichever context
 // it lands in (text, attribute value, textarea).
 func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	typed := map[string]string{ // field: what was typed
 		"title":       `<script>alert("title")</script>`,
@@ -201,7 +197,6 @@ func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
 }
 
 func TestDetailPage(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	task := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:00Z","priority":2,"project_tag":"home"}`)
 	s.op(task.ID, "complete", "")
@@ -246,7 +241,6 @@ func TestDetailPage(t *testing.T) {
 var toDetail = []string{"HX-Request", "true", "HX-Target", "section#detail"}
 
 func TestDetailFormSaves(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:30.5Z"}`)
 	form := url.Values{"title": {"Pay rent"}, "desc": {""}, "due_at": {"2026-11-25T09:00"}, "start_at": {""}, "priority": {"0"}, "project_tag": {""}}
@@ -301,7 +295,6 @@ func TestDetailFormSaves(t *testing.T) {
 }
 
 func TestDetailLifecycleButtons(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	a := s.json("POST", path(e.ID, "complete"), "", toDetail...)
@@ -320,7 +313,6 @@ func TestDetailLifecycleButtons(t *testing.T) {
 }
 
 func TestNewPage(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	body := s.get("/events/new").pageHTML(t, http.StatusOK)
 	for _, kind := range []string{"task", "calendar_event", "activity_log"} {
@@ -350,7 +342,6 @@ func TestNewPage(t *testing.T) {
 var toNewForm = []string{"HX-Request", "true", "HX-Target", "form#new-form"}
 
 func TestNewFormCreates(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	events, rows := s.counts()
 	body := s.form("POST", "/api/events", url.Values{"kind": {"calendar_event"}, "title": {"Dentist"}, "start_at": {""}, "end_at": {""}}, toNewForm...).html(t, http.StatusUnprocessableEntity)
@@ -378,7 +369,6 @@ func TestNewFormCreates(t *testing.T) {
 }
 
 func TestServerErrorGoesToTheFlash(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	if err := s.db.Close(); err != nil {
@@ -401,7 +391,6 @@ func TestServerErrorGoesToTheFlash(t *testing.T) {
 // rows; a changed event, or a new day that makes a task overdue, is drawn
 // anew.
 func TestListRowsAreNeverStale(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)                                                                 // 12:00 on 2026-11-22 in Seoul
 	e := s.create(`{"kind":"task","title":"Before","due_at":"2026-11-22T09:00:00Z"}`) // 18:00 today
 	if body := s.get("/events").pageHTML(t, http.StatusOK); !strings.Contains(body, ">Before</a>") || strings.Contains(body, `data-overdue`) {
@@ -426,7 +415,6 @@ func TestListRowsAreNeverStale(t *testing.T) {
 // History past a page of 100 steps is reachable from the detail page: a
 // button fetches the later steps after the rows shown, until the end.
 func TestDetailPageReachesHistoryPastOnePage(t *testing.T) {
-	t.Parallel()
 	s := newServer(t)
 	id := s.create(`{"kind":"task","title":"Long-lived"}`).ID
 	if _, err := s.db.Exec(`INSERT INTO event_history (event_id, change_kind, actor, status_before, status_after, changes, occurred_at)
