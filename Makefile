@@ -27,7 +27,7 @@ build:
 
 ## test: vet, every test against a real PostgreSQL (with the race detector; the browser tests
 ## drive the installed Chromium and write screenshots to EVENTS_SCREENSHOTS), then a short fuzz
-## run; it says what it is doing as it goes (about 5 to 8 minutes on two cores)
+## run; it says what it is doing as it goes (3 to 8 minutes on two cores)
 test: postgres-binaries
 	@echo "make test: go vet"
 	@$(GO) vet ./...
