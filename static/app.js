@@ -48,6 +48,11 @@
       evt.preventDefault(); // an empty line records nothing
       return;
     }
+    // A write from inside a drawn event (its row, or the detail section)
+    // carries the validator it was drawn with, so a stale tab's click or
+    // save is refused (412) instead of overwriting a newer change.
+    var drawn = source.closest && source.closest("[data-etag]");
+    if (drawn && ctx.request.method !== "GET") ctx.request.headers["If-Match"] = drawn.dataset.etag;
     var preset = source.dataset && source.dataset.preset;
     if (preset && presets[preset]) {
       ctx.request.body.set("defer_until", presets[preset]());
