@@ -40,33 +40,39 @@ func (s *Service) Create(ctx context.Context, in models.Input, actor models.Acto
 	if err != nil {
 		return models.Event{}, err
 	}
-	if e.Source != nil {
-		actor = models.ActorImport
-	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewInsert().Model(&e).
-			On("CONFLICT (source, source_ref) WHERE source IS NOT NULL DO NOTHING").
-			Returning("id").Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			// The unique index refused it; the winner has committed.
-			var id int64
-			if err := tx.NewSelect().Model((*models.Event)(nil)).Column("id").
-				Where("source = ? AND source_ref = ?", *e.Source, *e.SourceRef).Scan(ctx, &id); err != nil {
-				return err
-			}
-			return &models.DuplicateError{ExistingID: id}
-		}
-		if err != nil {
-			return err
-		}
-		h := models.CreateRecord(&e, actor)
-		_, err = tx.NewInsert().Model(&h).Exec(ctx)
-		return err
+		return insertEvent(ctx, tx, &e, actor)
 	})
 	if err != nil {
 		return models.Event{}, classify(err)
 	}
 	return e, nil
+}
+
+// insertEvent stores e and its create row in tx (Create, and CreateOnce in
+// idempotency.go).
+func insertEvent(ctx context.Context, tx bun.Tx, e *models.Event, actor models.Actor) error {
+	if e.Source != nil {
+		actor = models.ActorImport
+	}
+	err := tx.NewInsert().Model(e).
+		On("CONFLICT (source, source_ref) WHERE source IS NOT NULL DO NOTHING").
+		Returning("id").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		// The unique index refused it; the winner has committed.
+		var id int64
+		if err := tx.NewSelect().Model((*models.Event)(nil)).Column("id").
+			Where("source = ? AND source_ref = ?", *e.Source, *e.SourceRef).Scan(ctx, &id); err != nil {
+			return err
+		}
+		return &models.DuplicateError{ExistingID: id}
+	}
+	if err != nil {
+		return err
+	}
+	h := models.CreateRecord(e, actor)
+	_, err = tx.NewInsert().Model(&h).Exec(ctx)
+	return err
 }
 
 // Get returns one event.

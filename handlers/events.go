@@ -13,9 +13,16 @@ import (
 // create: POST /api/events. Created from the new-event page, the answer
 // sends the browser to the new event's page.
 func (h *Handlers) create(c *fiber.Ctx) error {
+	key, err := idempotencyKey(c) // Idempotency-Key: see idempotency.go
+	if err != nil {
+		return err
+	}
 	in, err := h.decode(c, models.CreateFields)
 	if err != nil {
 		return h.refused(c, 0, err)
+	}
+	if key != "" {
+		return h.createOnce(c, key, in)
 	}
 	e, err := h.svc.Create(c.UserContext(), in, actor(c))
 	if err != nil {
