@@ -114,7 +114,7 @@ func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
 	e := stale.Current
 	setETag(c, e)
 	if !fragment(c) {
-		return fiber.NewError(fiber.StatusPreconditionFailed, "The event changed since you read it (its ETag is now "+app.ETag(e)+"); nothing was written. Read it again, then retry with the new ETag in If-Match.")
+		return err // problem details, 412 (errors.go)
 	}
 	c.Vary("HX-Request")
 	c.Status(fiber.StatusPreconditionFailed)
