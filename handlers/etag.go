@@ -121,7 +121,7 @@ func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
 	if targetOf(c) == toDetail {
 		if c.Method() == fiber.MethodPatch {
 			form, _ := url.ParseQuery(string(c.Body()))
-			return c.Render("partials/detail", h.detail(e, form, nil, staleForm+differs(form, e, h), ""))
+			return c.Render("partials/detail", h.detail(e, form, nil, staleForm+h.differs(form, e), ""))
 		}
 		return c.Render("partials/detail", h.detail(e, nil, nil, "", staleRow))
 	}
@@ -129,7 +129,7 @@ func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
 }
 
 // differs names the fields whose typed value is not what is stored now.
-func differs(typed url.Values, e models.Event, h *Handlers) string {
+func (h *Handlers) differs(typed url.Values, e models.Event) string {
 	now := formValues(e, h.svc.Location())
 	var names []string
 	for _, f := range newForm(e.Kind, now, nil, h.svc.Location()).Fields {
