@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -113,6 +114,15 @@ func TestIfMatchRefusesAStaleWriteAndWritesNothing(t *testing.T) {
 	next := etag(t, s.json("PATCH", path(id), `{"title": "Report v3"}`, "If-Match", `"x", `+current+`,"y"`).want(t, http.StatusOK))
 	next = etag(t, s.json("POST", path(id, "complete"), "", "If-Match", next).want(t, http.StatusOK))
 	s.json("POST", path(id, "reactivate"), "", "If-Match", "*").want(t, http.StatusOK)
+	// Several If-Match lines make one list (RFC 9110, 5.3).
+	cur := etag(t, s.get(path(id)))
+	req := httptest.NewRequest("PATCH", path(id), strings.NewReader(`{"description": "two lines"}`))
+	req.Header.Set("Content-Type", jsonType)
+	req.Header.Add("If-Match", stale)
+	req.Header.Add("If-Match", ` "other" , `+cur)
+	if res, err := s.f.Test(req, -1); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("If-Match over two lines naming the current tag: %v %v, want 200", res.StatusCode, err)
+	}
 	s.json("PATCH", path(id), `{"priority": 2}`).want(t, http.StatusOK)
 	// The statuses before the precondition stay: 404 for no event; a
 	// header that is not entity tags is 400 naming it.
