@@ -2,8 +2,12 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"math"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"events/models"
 )
@@ -108,18 +112,20 @@ func ceilDay(t time.Time, loc *time.Location) time.Time {
 
 // summarySQL computes every day of the window and the total in one
 // statement. ?0 and ?1 are the window's bounds (local midnights), ?2 the
-// zone, ?3 now. Each span of a log or a calendar entry that overlaps the
+// zone, ?3 now, ?4 and ?5 the first local date and the number of days. Each span of a log or a calendar entry that overlaps the
 // window is clipped to it and cut at the local midnights it crosses (a
 // generate_series over its own days, so the work follows the spans, not
 // days times spans); range_agg unites a day's log parts, so overlaps count
 // once. The days themselves are a generate_series of local dates; each day's
-// start is its date's midnight read in the zone.
+// start is its date's midnight read in the zone. The estimate of the spans'
+// generate_series is PostgreSQL's default (a thousand rows a call), which on
+// a long window put the plan's cost high enough for JIT compilation to take
+// seconds: the statement runs with jit off.
 const summarySQL = `
 WITH days AS (
-    SELECT g::date AS day
-    FROM generate_series((?0::timestamptz AT TIME ZONE ?2)::date::timestamp,
-                         ((?1::timestamptz - interval '1 microsecond') AT TIME ZONE ?2)::date::timestamp,
-                         interval '1 day') AS g
+    -- ?4 is the first local date, ?5 the number of days: constants, so the
+    -- planner knows how many rows this is
+    SELECT ?4::date + i AS day FROM generate_series(0, ?5 - 1) AS i
 ),
 spans AS (
     -- a running log spans up to now (a point when it starts after now)
@@ -176,18 +182,24 @@ cancelled AS (
     WHERE e.status = 'cancelled' AND e.cancelled_at >= ?0 AND e.cancelled_at < ?1
     GROUP BY 1
 ),
+project_lists AS (
+    SELECT day, json_agg(json_build_object('project_tag', project_tag, 'seconds', seconds)
+                         ORDER BY seconds DESC, project_tag NULLS LAST) AS projects
+    FROM project_days
+    WHERE seconds > 0
+    GROUP BY day
+),
 day_rows AS (
     SELECT d.day,
            coalesce(l.seconds, 0) AS seconds,
-           coalesce((SELECT json_agg(json_build_object('project_tag', p.project_tag, 'seconds', p.seconds)
-                                     ORDER BY p.seconds DESC, p.project_tag NULLS LAST)
-                     FROM project_days p WHERE p.day = d.day AND p.seconds > 0), '[]') AS projects,
+           coalesce(p.projects, '[]') AS projects,
            coalesce(c.logs, 0) AS logs,
            coalesce(t.n, 0) AS tasks_completed,
            coalesce(c.calendar_events, 0) AS calendar_events,
            coalesce(x.n, 0) AS cancelled
     FROM days d
     LEFT JOIN logged l ON l.day = d.day
+    LEFT JOIN project_lists p ON p.day = d.day
     LEFT JOIN counted c ON c.day = d.day
     LEFT JOIN completed t ON t.day = d.day
     LEFT JOIN cancelled x ON x.day = d.day
@@ -218,30 +230,39 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 		return Summary{}, err
 	}
 	out := Summary{From: f.UTC(), To: t.UTC(), TZ: loc.String(), Days: []SummaryDay{}}
-	rows, err := s.db.QueryContext(ctx, summarySQL, f, t, loc.String(), now)
+	first := f.In(loc)
+	// whole local days: their hours differ from 24 by at most a few in all
+	days := int(math.Round(t.Sub(f).Hours() / 24))
+	err = s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, summarySQL, f, t, loc.String(), now, first.Format(time.DateOnly), days)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				day      *string
+				projects string
+				c        SummaryCounts
+			)
+			if err := rows.Scan(&day, &c.LoggedSeconds, &projects, &c.Logs, &c.TasksCompleted, &c.CalendarEvents, &c.Cancelled); err != nil {
+				return err
+			}
+			if err := json.Unmarshal([]byte(projects), &c.Projects); err != nil {
+				return err
+			}
+			if day == nil {
+				out.Total = c
+			} else {
+				out.Days = append(out.Days, SummaryDay{Date: *day, SummaryCounts: c})
+			}
+		}
+		return rows.Err()
+	})
 	if err != nil {
-		return Summary{}, classify(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			day      *string
-			projects string
-			c        SummaryCounts
-		)
-		if err := rows.Scan(&day, &c.LoggedSeconds, &projects, &c.Logs, &c.TasksCompleted, &c.CalendarEvents, &c.Cancelled); err != nil {
-			return Summary{}, classify(err)
-		}
-		if err := json.Unmarshal([]byte(projects), &c.Projects); err != nil {
-			return Summary{}, err
-		}
-		if day == nil {
-			out.Total = c
-		} else {
-			out.Days = append(out.Days, SummaryDay{Date: *day, SummaryCounts: c})
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return Summary{}, classify(err)
 	}
 	return out, nil

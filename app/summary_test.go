@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -247,5 +248,81 @@ func TestSummaryWindow(t *testing.T) {
 	}
 	if len(sum.Days) != 366 || sum.Days[365].Date != "2027-01-01" || sum.Total.LoggedSeconds != 900 {
 		t.Errorf("366 days: %d days, last %s, total %+v", len(sum.Days), sum.Days[len(sum.Days)-1].Date, sum.Total)
+	}
+}
+
+// TestSummaryUsesTheIndexes proves with EXPLAIN, on a year of rows shaped
+// like real use and analysed, that the summary of a week reads its logs and
+// calendar entries from the span index and its completions and cancellations
+// from their partial indexes, never scanning the table.
+func TestSummaryUsesTheIndexes(t *testing.T) {
+	now := ts("2026-11-22T03:00:00Z")
+	s, db, clk := newService(t, now)
+	ctx := context.Background()
+	for _, q := range []string{
+		`INSERT INTO events (kind, status, title, started_at, ended_at, cancelled_at, project_tag, created_at)
+		 SELECT 'activity_log', CASE WHEN i % 50 = 0 THEN 'cancelled' ELSE 'done' END::event_status, 'log ' || i,
+		        ts - interval '25 minutes', ts, CASE WHEN i % 50 = 0 THEN ts END, (ARRAY['work', 'home', NULL])[i % 3 + 1], ts
+		 FROM generate_series(1, 4000) i, LATERAL (SELECT ?::timestamptz - i * interval '130 minutes' AS ts) t`,
+		`INSERT INTO events (kind, status, title, due_at, completed_at, cancelled_at, created_at)
+		 SELECT 'task', CASE WHEN i % 20 = 0 THEN 'cancelled' ELSE 'done' END::event_status, 'task ' || i, ts,
+		        CASE WHEN i % 20 <> 0 THEN ts END, CASE WHEN i % 20 = 0 THEN ts END, ts - interval '3 days'
+		 FROM generate_series(1, 2000) i, LATERAL (SELECT ?::timestamptz - i * interval '4 hours' AS ts) t`,
+		`INSERT INTO events (kind, status, title, start_at, end_at, created_at)
+		 SELECT 'calendar_event', 'done', 'meeting ' || i, ts, ts + interval '1 hour', ts - interval '7 days'
+		 FROM generate_series(-40, 800) i, LATERAL (SELECT ?::timestamptz - i * interval '11 hours' AS ts) t`,
+		`INSERT INTO events (kind, status, title) SELECT 'task', 'planned', 'inbox ' || i FROM generate_series(1, 300) i`,
+		`ANALYZE events`,
+	} {
+		args := make([]any, strings.Count(q, "?"))
+		for i := range args {
+			args[i] = now
+		}
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("seed: %v\n%s", err, q)
+		}
+	}
+	log := &queryLog{}
+	s = app.NewService(db.WithQueryHook(log), seoul, clk.Now)
+	sum, err := s.Summary(ctx, nil, nil, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Total.Logs == 0 || sum.Total.TasksCompleted == 0 || sum.Total.Cancelled == 0 || sum.Total.CalendarEvents == 0 {
+		t.Fatalf("the seed does not reach the week: %+v", sum.Total)
+	}
+	var query string
+	for _, q := range log.queries {
+		if strings.Contains(q, "WITH days AS") {
+			query = q
+		}
+	}
+	var plan []byte
+	if err := db.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+query).Scan(&plan); err != nil {
+		t.Fatalf("%v\n%s", err, query)
+	}
+	used := map[string]bool{}
+	var walk func(n map[string]any)
+	walk = func(n map[string]any) {
+		if name, ok := n["Index Name"].(string); ok {
+			used[name] = true
+		}
+		if n["Node Type"] == "Seq Scan" && n["Relation Name"] == "events" {
+			t.Errorf("the plan scans the events table:\n%s", plan)
+		}
+		children, _ := n["Plans"].([]any)
+		for _, ch := range children {
+			walk(ch.(map[string]any))
+		}
+	}
+	var doc []map[string]any
+	if err := json.Unmarshal(plan, &doc); err != nil {
+		t.Fatal(err)
+	}
+	walk(doc[0]["Plan"].(map[string]any))
+	for _, idx := range []string{"events_span_idx", "events_completed_idx", "events_cancelled_idx"} {
+		if !used[idx] {
+			t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)
+		}
 	}
 }
