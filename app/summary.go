@@ -123,8 +123,8 @@ func ceilDay(t time.Time, loc *time.Location) time.Time {
 // seconds: the statement runs with jit off.
 const summarySQL = `
 WITH days AS (
-    -- ?4 is the first local date, ?5 the number of days: constants, so the
-    -- planner knows how many rows this is
+    -- the first local date plus 0 .. days-1: constants, so the planner
+    -- knows how many rows this is
     SELECT ?4::date + i AS day FROM generate_series(0, ?5 - 1) AS i
 ),
 spans AS (
