@@ -29,7 +29,7 @@ type Config struct {
 	HTTPS      []string // listen addresses of TLS: "443", "127.0.0.1:8443", "[::]:443"
 	HTTP       []string // listen addresses of plain HTTP, which redirects to the first HTTPS one
 	ServerName string   // server_name; "_" answers any name
-	Upstream   string   // host:port of `events serve`
+	Upstreams  []string // host:port of each `events serve`; several share the load, and one that fails is skipped
 
 	Certificate string // PEM certificate (chain), a literal path
 	Key         string // its private key, a literal path
@@ -63,7 +63,7 @@ func Defaults() Config {
 		HTTPS:         []string{"443"},
 		HTTP:          []string{"80"},
 		ServerName:    "_",
-		Upstream:      "127.0.0.1:3000",
+		Upstreams:     []string{"127.0.0.1:3000"},
 		Certificate:   "/etc/events-edge/cert.pem",
 		Key:           "/etc/events-edge/key.pem",
 		Prefix:        "/var/lib/events-edge",
@@ -213,9 +213,14 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if host, port, err := net.SplitHostPort(c.Upstream); err != nil || !validPort(port) ||
-		(net.ParseIP(host) == nil && !hostRE.MatchString(host)) {
-		bad("the upstream must be the service's host:port, such as 127.0.0.1:3000, not %q", c.Upstream)
+	if len(c.Upstreams) == 0 {
+		bad("the upstream is missing: the service's host:port, such as 127.0.0.1:3000")
+	}
+	for _, u := range c.Upstreams {
+		if host, port, err := net.SplitHostPort(u); err != nil || !validPort(port) ||
+			(net.ParseIP(host) == nil && !hostRE.MatchString(host)) {
+			bad("the upstream must be the service's host:port, such as 127.0.0.1:3000, not %q", u)
+		}
 	}
 	for _, n := range strings.Fields(c.ServerName) {
 		if !nameRE.MatchString(n) {

@@ -154,7 +154,7 @@ func config(t *testing.T, upstream string) edge.Config {
 		}
 	}
 	cfg := edge.Defaults()
-	cfg.Upstream = upstream
+	cfg.Upstreams = []string{upstream}
 	cfg.Certificate = filepath.Join(dir, "cert.pem")
 	cfg.Key = filepath.Join(dir, "key.pem")
 	cfg.Prefix = dir

@@ -131,7 +131,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")
 	http := fs.String("http", strings.Join(cfg.HTTP, ","), "listen `addresses` of plain HTTP, which redirects to the first HTTPS one")
 	fs.StringVar(&cfg.ServerName, "server-name", cfg.ServerName, "server_name: host `names` separated by spaces; _ answers any")
-	fs.StringVar(&cfg.Upstream, "upstream", cfg.Upstream, "`host:port` of events serve")
+	upstream := fs.String("upstream", strings.Join(cfg.Upstreams, ","), "`host:port` of events serve; several instances comma-separated")
 	fs.StringVar(&cfg.Certificate, "cert", cfg.Certificate, "`path` of the PEM certificate (with its chain); nginx does not start without it")
 	fs.StringVar(&cfg.Key, "key", cfg.Key, "`path` of the certificate's private key")
 	fs.StringVar(&cfg.Prefix, "prefix", cfg.Prefix, "existing `folder` for the pid file and nginx's temporary files")
@@ -150,7 +150,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; every value is a flag (-h lists them)", fs.Arg(0))
 	}
-	cfg.HTTPS, cfg.HTTP = splitList(*https), splitList(*http)
+	cfg.HTTPS, cfg.HTTP, cfg.Upstreams = splitList(*https), splitList(*http), splitList(*upstream)
 	return edge.Render(w, cfg)
 }
 
