@@ -352,7 +352,7 @@ func TestBadConfigurationStops(t *testing.T) {
 // flags, and refuses a bad value with one sentence (the edge package's tests
 // run nginx on what it renders).
 func TestEdgeConfig(t *testing.T) {
-	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000",
+	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000,127.0.0.1:4001",
 		"-rate", "5r/s", "-burst", "12", "-conn", "7", "-cert", "/srv/tls/cert.pem").Output()
 	if err != nil {
 		t.Fatalf("edge-config: %v", err)
@@ -360,7 +360,9 @@ func TestEdgeConfig(t *testing.T) {
 	for _, want := range []string{
 		"listen 127.0.0.1:8443 ssl http2;",
 		"listen 80;",
-		"proxy_pass http://127.0.0.1:4000;",
+		"server 127.0.0.1:4000 max_fails=1 fail_timeout=10s;",
+		"server 127.0.0.1:4001 max_fails=1 fail_timeout=10s;",
+		"proxy_pass http://events_service;",
 		"rate=5r/s;",
 		"limit_req zone=events_req burst=12 nodelay;",
 		"limit_conn events_conn 7;",
