@@ -108,7 +108,6 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
-	f.Use("/login", h.loginLimit())
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 
 	// Everything below needs the owner, when authentication is on.
