@@ -58,6 +58,8 @@ func problemFor(err error) problem {
 			p.Detail = "There is nothing at this address."
 		case fiber.StatusRequestEntityTooLarge:
 			p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			p.Detail = "The request's head (its headers, cookies included) is larger than " + strconv.Itoa((HeadLimit-8<<10)>>10) + " KiB."
 		}
 	default:
 		p.Status, p.Detail = fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
@@ -104,9 +106,20 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
 	if rid == "" {
-		// an error the server raised before any middleware ran (a body over the limit)
+		// An error the server raised before any middleware ran: a body over
+		// the limit, a head too large or that does not parse. fasthttp's
+		// message quotes the request ("Buffer size=68", bytes of the head):
+		// the answer says only what was wrong. The connection is closed
+		// lingering, so the client reads this answer rather than a reset.
 		rid = utils.UUID()
 		c.Set(fiber.HeaderXRequestID, rid)
+		if p.Status == fiber.StatusBadRequest {
+			p.Detail = "The request is not well-formed HTTP."
+		}
+		lingerOnClose(c)
+	}
+	if p.Status == fiber.StatusRequestEntityTooLarge {
+		lingerOnClose(c)
 	}
 	if p.Status >= 500 {
 		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)

@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"events/app"
 	"events/models"
@@ -86,6 +85,9 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		// A list answer is tens of KB: a buffer that holds it whole goes out
 		// in one write, not the headers and then the body in pieces.
 		WriteBufferSize: 64 << 10,
+		// Heads of up to 64 KiB: the cookies of other apps on the same site
+		// ride along with the session's (fasthttp's default is 4 KiB).
+		ReadBufferSize: HeadLimit,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the
@@ -97,10 +99,11 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 
 // routes is the whole surface of the service, on one page.
 func (h *Handlers) routes(f *fiber.App) {
-	f.Use(requestid.New())
+	f.Use(requestID)
 	f.Use(h.logRequests)
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
+	f.Use(strictFraming)
 	f.Use(h.deadline)
 
 	f.Get("/healthz", h.healthz)
