@@ -19,7 +19,12 @@ type problem struct {
 	Detail     string              `json:"detail"`
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
+	more       int                 // fields at fault beyond the MaxNamedFields named
 }
+
+// MaxNamedFields is how many fields at fault a 422 names, in its answer and
+// in the log; the rest are counted ("and 980 more").
+const MaxNamedFields = 20
 
 // problemFor maps an error to its status and problem; this is the only place
 // an error picks its status.
@@ -47,8 +52,17 @@ func problemFor(err error) problem {
 	case errors.As(err, &dup):
 		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
 	case errors.As(err, &field):
-		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
-		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+		// A body of thousands of unknown keys is named in part: the answer
+		// and the log stay small whatever the body holds.
+		named := field
+		if len(named) > MaxNamedFields {
+			named, p.more = named[:MaxNamedFields], len(field)-MaxNamedFields
+		}
+		p.Status, p.Errors = fiber.StatusUnprocessableEntity, named
+		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + named.Error()
+		if p.more > 0 {
+			p.Detail += "; and " + strconv.Itoa(p.more) + " more"
+		}
 	case errors.Is(err, app.ErrUnavailable):
 		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
@@ -70,13 +84,16 @@ func problemFor(err error) problem {
 
 // loggedFields names the fields of a problem for the log: a name the API
 // knows as itself, any other as "(unknown)".
-func loggedFields(errs []models.FieldError) []string {
-	out := make([]string, len(errs))
+func loggedFields(errs []models.FieldError, more int) []string {
+	out := make([]string, len(errs), len(errs)+1)
 	for i, e := range errs {
 		out[i] = "(unknown)"
 		if models.KnownName(e.Field) {
 			out[i] = e.Field
 		}
+	}
+	if more > 0 {
+		out = append(out, "and "+strconv.Itoa(more)+" more")
 	}
 	return out
 }
@@ -127,7 +144,7 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		// The reason is in the answer; the log keeps the status and the
 		// names of the fields at fault, never what the client sent (a name
 		// the API does not know may be anything, a password too).
-		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors))
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors, p.more))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

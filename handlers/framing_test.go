@@ -194,3 +194,38 @@ func TestRequestIDFromAClientIsKeptOnlyWhenPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestManyUnknownKeysAreNamedInPart: a 422 for thousands of unknown keys
+// names MaxNamedFields of them and counts the rest, in the answer and in
+// the log line.
+func TestManyUnknownKeysAreNamedInPart(t *testing.T) {
+	base, logs := loggedApp(t, handlers.Options{}, nil)
+	var b strings.Builder
+	b.WriteString(`{"kind":"task","title":"x"`)
+	for i := range 5000 {
+		b.WriteString(`,"unknown_` + strconvHex(i) + `":1`)
+	}
+	b.WriteString("}")
+	res, err := http.Post(base+"/api/events", "application/json", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), "5000 fields") ||
+		!strings.Contains(string(body), "and 4980 more") || strings.Count(string(body), `"field":`) != handlers.MaxNamedFields {
+		t.Errorf("5,000 unknown keys: %d %s", res.StatusCode, body)
+	}
+	if len(body) > 4096 {
+		t.Errorf("the 422 is %d bytes, want a bounded answer", len(body))
+	}
+	var refused string
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "request refused") {
+			refused = line
+		}
+	}
+	if !strings.Contains(refused, "and 4980 more") || strings.Count(refused, "(unknown)") != handlers.MaxNamedFields || len(refused) > 2048 {
+		t.Errorf("the log line of the 422: %s", refused)
+	}
+}
