@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,31 @@ func TestOversizeBodyIs413ForEveryClient(t *testing.T) {
 			t.Fatalf("try %d: %d %s (%v), want the 413 problem", i+1, res.StatusCode, b, err)
 		}
 		checkSecurityHeaders(t, answer{method: "POST", target: "/api/events", Status: res.StatusCode, Header: res.Header, Body: b})
+	}
+	// A client that writes its whole body before it reads (as Python's
+	// http.client does): without the lingering close its write failed with
+	// a broken pipe or a reset in most tries.
+	for i := 0; i < 20; i++ {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+		head := "POST /api/events HTTP/1.1\r\nHost: events.test\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+		if _, err := conn.Write(append([]byte(head), body...)); err != nil {
+			conn.Close()
+			t.Fatalf("try %d: writing the body: %v, want the server to read and discard it", i+1, err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("try %d: %v, want a 413 answer", i+1, err)
+		}
+		res.Body.Close()
+		conn.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("try %d: %d, want 413", i+1, res.StatusCode)
+		}
 	}
 	if n, rows := s.counts(); n != 0 || rows != 0 {
 		t.Errorf("an oversize body wrote %d events", n)
