@@ -105,7 +105,7 @@ func TestEdgeRefusesLooseFraming(t *testing.T) {
 			"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n22\r\n" + body + "\r\n0\r\n\r\n" + smuggled,
 		"two different Content-Lengths": "POST /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
 			"Content-Length: 0\r\nContent-Length: 34\r\n\r\n" + body + smuggled,
-		"no Host": "POST /api/events HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 34\r\n\r\n" + body + smuggled,
+		"no Host":                       "POST /api/events HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 34\r\n\r\n" + body + smuggled,
 		"a header line without a colon": "GET /api/events/inbox HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n",
 		"a coding other than chunked": "POST /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
 			"Transfer-Encoding: gzip, chunked\r\n\r\n22\r\n" + body + "\r\n0\r\n\r\n" + smuggled,
