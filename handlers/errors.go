@@ -36,6 +36,7 @@ func problemFor(err error) problem {
 		dup   *models.DuplicateError
 		field models.FieldErrors
 		ferr  *fiber.Error
+		stale *app.PreconditionError
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
@@ -63,6 +64,9 @@ func problemFor(err error) problem {
 		if p.more > 0 {
 			p.Detail += "; and " + strconv.Itoa(p.more) + " more"
 		}
+	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
+		p.Status = fiber.StatusPreconditionFailed
+		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
 	case errors.Is(err, app.ErrUnavailable):
 		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
