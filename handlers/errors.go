@@ -143,12 +143,12 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		lingerOnClose(c)
 	}
 	if p.Status >= 500 {
-		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "error", err)
 	} else {
 		// The reason is in the answer; the log keeps the status and the
 		// names of the fields at fault, never what the client sent (a name
 		// the API does not know may be anything, a password too).
-		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors, p.more))
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "fields", loggedFields(p.Errors, p.more))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

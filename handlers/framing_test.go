@@ -255,3 +255,25 @@ func TestManyUnknownKeysAreNamedInPart(t *testing.T) {
 		t.Errorf("the log line of the 422: %s", refused)
 	}
 }
+
+// TestLongPathsAreCutInTheLog: a path of 40 KiB (heads may be 64 KiB) is
+// logged cut to a few hundred bytes.
+func TestLongPathsAreCutInTheLog(t *testing.T) {
+	base, logs := loggedApp(t, handlers.Options{}, nil)
+	res, err := http.Get(base + "/api/events/" + strings.Repeat("a", 40<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("a 40 KiB path: %d, want 404", res.StatusCode)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if len(line) > 1024 {
+			t.Errorf("a log line of %d bytes: %.200s...", len(line), line)
+		}
+	}
+	if !strings.Contains(logs.String(), "bytes)") {
+		t.Errorf("the log does not say the path was cut:\n%s", logs)
+	}
+}

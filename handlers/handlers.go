@@ -210,7 +210,7 @@ func (h *Handlers) logRequests(c *fiber.Ctx) error {
 	h.log.Info("request",
 		"id", c.GetRespHeader(fiber.HeaderXRequestID),
 		"method", c.Method(),
-		"path", c.Path(),
+		"path", loggedPath(c),
 		"status", c.Response().StatusCode(),
 		"duration_ms", float64(time.Since(start).Microseconds())/1000,
 		"client", clientIP(c))
@@ -263,6 +263,6 @@ func isTrustedProxy(ip net.IP, trusted []string) bool {
 // logPanic logs a handler's panic with its stack; the recover middleware
 // then answers 500 and the server keeps serving.
 func (h *Handlers) logPanic(c *fiber.Ctx, e any) {
-	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", c.Path(),
+	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", loggedPath(c),
 		"panic", fmt.Sprint(e), "stack", string(debug.Stack()))
 }

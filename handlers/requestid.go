@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/utils"
@@ -33,4 +35,22 @@ func validRequestID(s string) bool {
 		}
 	}
 	return true
+}
+
+// maxLoggedPath bounds the path a log line holds: a head may be 64 KiB, and
+// a client's path of that length must not make every log line as long.
+const maxLoggedPath = 256
+
+// loggedPath is the request's path for the log, cut at maxLoggedPath bytes
+// (on a character boundary) with the length it had.
+func loggedPath(c *fiber.Ctx) string {
+	p := c.Path()
+	if len(p) <= maxLoggedPath {
+		return p
+	}
+	cut := maxLoggedPath
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…(" + strconv.Itoa(len(p)) + " bytes)"
 }
