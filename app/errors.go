@@ -40,6 +40,8 @@ var constraintFields = map[string]string{
 	"source_ref_iff_source":      "source_ref",
 	"source_ref_length":          "source_ref",
 	"text_without_controls":      "title",
+	"project_tag_without_bidi":   "project_tag",
+	"source_ref_without_bidi":    "source_ref",
 }
 
 // classify turns storage errors into the domain's: no row is
@@ -64,6 +66,12 @@ func classify(err error) error {
 			return models.FieldErrors{{Field: field, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
 		case code == "22021" || code == "22P05":
 			return models.FieldErrors{{Field: "body", Message: "a text field holds a character PostgreSQL cannot store"}}
+		case strings.HasPrefix(code, "22"):
+			// A data exception (a time out of range, a bad value for its
+			// type): a value of the request PostgreSQL cannot take, which the
+			// checks before it let through. The client's fault: a 400, never
+			// a 500, and nothing of PostgreSQL's message in the answer.
+			return fmt.Errorf("%w: %w", models.BadRequest("", "a value of the request is outside what the database accepts"), err)
 		case code == "23505" && pgErr.Field('n') == "event_history_undoes_key":
 			return &models.ConflictError{Reason: "this step was undone already"}
 		case code == "57014", code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"), code == "53300":

@@ -98,10 +98,17 @@ type errorPage struct {
 	Detail  string
 }
 
+// BodyLimit is the edge's client_max_body_size: the service's own limit
+// (handlers.BodyLimit, which a test holds equal), so the edge answers 413
+// itself and the service never has to refuse a body it half read.
+const BodyLimit = 256 << 10
+
 var errorPages = []errorPage{
+	{400, "Bad Request", "The request is malformed", "The edge could not read this request: its framing or its headers are not accepted."},
 	{403, "Forbidden", "This address is not served", "The edge refuses paths to hidden files and folders."},
 	{413, "Content Too Large", "The request is too large", "The body is larger than the edge accepts."},
 	{429, "Too Many Requests", "Too many requests", "This address sent more requests than the edge allows at once; wait a moment and try again."},
+	{501, "Not Implemented", "The request is not supported", "The edge accepts no transfer coding but chunked."},
 	{502, "Bad Gateway", "The service is unavailable", "The events service is not answering; try again shortly."},
 	{503, "Service Unavailable", "The service is unavailable", "The events service is not answering; try again shortly."},
 	{504, "Gateway Timeout", "The service is unavailable", "The events service did not answer in time; try again shortly."},
@@ -138,7 +145,8 @@ func Render(w io.Writer, cfg Config) error {
 		Servers       []server
 		Pages         []page
 		ErrorStatuses string
-	}{Config: cfg, HSTS: HSTS}
+		BodyLimit     string
+	}{Config: cfg, HSTS: HSTS, BodyLimit: strconv.Itoa(BodyLimit>>10) + "k"}
 	if v.PidFile == "" {
 		v.PidFile = filepath.Join(cfg.Prefix, "nginx.pid")
 	}

@@ -83,7 +83,7 @@ func startService(t *testing.T) *service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = f.Listener(ln) }()
+	go func() { _ = f.Listener(handlers.Listener(ln)) }()
 	t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
 	return &service{addr: ln.Addr().String(), logs: logs}
 }

@@ -187,7 +187,7 @@ func TestStaleWritesFromThePageAreDrawnAgain(t *testing.T) {
 	body := s.form("PATCH", path(id), typed, append(toDetail, "If-Match", stale)...).html(t, http.StatusPreconditionFailed)
 	for _, want := range []string{
 		`data-etag="` + strings.ReplaceAll(current, `"`, "&#34;") + `"`,
-		`<h1 id="detail-title">Report (by tab A)</h1>`,
+		`<h1 id="detail-title" dir="auto">Report (by tab A)</h1>`,
 		`changed elsewhere`,
 		`>typed in tab B</textarea>`,
 		`name="due_at" value="2026-11-26T18:00"`,

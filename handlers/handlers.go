@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"events/app"
 	"events/models"
@@ -86,6 +85,9 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		// A list answer is tens of KB: a buffer that holds it whole goes out
 		// in one write, not the headers and then the body in pieces.
 		WriteBufferSize: 64 << 10,
+		// Heads of up to 64 KiB: the cookies of other apps on the same site
+		// ride along with the session's (fasthttp's default is 4 KiB).
+		ReadBufferSize: HeadLimit,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the
@@ -97,10 +99,11 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 
 // routes is the whole surface of the service, on one page.
 func (h *Handlers) routes(f *fiber.App) {
-	f.Use(requestid.New())
+	f.Use(requestID)
 	f.Use(h.logRequests)
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
+	f.Use(strictFraming)
 	f.Use(h.deadline)
 
 	f.Get("/healthz", h.healthz)
@@ -108,7 +111,6 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
-	f.Use("/login", h.loginLimit())
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 
 	// Everything below needs the owner, when authentication is on.
@@ -208,7 +210,7 @@ func (h *Handlers) logRequests(c *fiber.Ctx) error {
 	h.log.Info("request",
 		"id", c.GetRespHeader(fiber.HeaderXRequestID),
 		"method", c.Method(),
-		"path", c.Path(),
+		"path", loggedPath(c),
 		"status", c.Response().StatusCode(),
 		"duration_ms", float64(time.Since(start).Microseconds())/1000,
 		"client", clientIP(c))
@@ -261,6 +263,6 @@ func isTrustedProxy(ip net.IP, trusted []string) bool {
 // logPanic logs a handler's panic with its stack; the recover middleware
 // then answers 500 and the server keeps serving.
 func (h *Handlers) logPanic(c *fiber.Ctx, e any) {
-	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", c.Path(),
+	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", loggedPath(c),
 		"panic", fmt.Sprint(e), "stack", string(debug.Stack()))
 }

@@ -284,7 +284,11 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 		return err
 	}
 
-	opts := []string{"-k", sockDir, "-p", strconv.Itoa(port), "-c", "listen_addresses="}
+	opts := []string{"-k", sockDir, "-p", strconv.Itoa(port), "-c", "listen_addresses=",
+		// bun writes arguments into the SQL text: the log of a failed
+		// statement would hold titles and descriptions, and so would the
+		// DETAIL of a broken constraint ("Failing row contains ...").
+		"-c", "log_min_error_statement=panic", "-c", "log_error_verbosity=terse"}
 	if fast {
 		opts = append(opts, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}

@@ -209,7 +209,7 @@ func serve(logger *slog.Logger) error {
 		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr(), err)
 	}
 	served := make(chan error, 1)
-	go func() { served <- web.Listener(ln) }()
+	go func() { served <- web.Listener(handlers.Listener(ln)) }()
 	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
 
 	select {
