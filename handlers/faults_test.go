@@ -306,3 +306,107 @@ func TestStatementTimeoutEndsALockWait503(t *testing.T) {
 		t.Errorf("after the lock: status %s", got.Status)
 	}
 }
+
+// deadlineServer is the app over a fresh database whose sessions have the
+// given statement timeout, with the given request deadline.
+func deadlineServer(t *testing.T, statementTimeout, requestTimeout time.Duration) (*server, string) {
+	t.Helper()
+	dsn := dbtest.NewURL(t)
+	db, err := app.OpenDB(dsn, statementTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &server{t: t, db: db, clock: dbtest.NewClock(t0)}
+	s.svc = app.NewService(db, seoul, s.clock.Now)
+	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.f = f
+	return s, dsn
+}
+
+// TestLongDeadlineOutlastsALockWait: with EVENTS_REQUEST_TIMEOUT=30s (and
+// the statement timeout the service derives from it), a create that waits
+// 12 s on the unique index for another transaction's insert of the same
+// (source, source_ref) gets its 201 when that transaction rolls back. A
+// driver socket timeout of 5 s used to cut it at 5 s with a 503.
+func TestLongDeadlineOutlastsALockWait(t *testing.T) {
+	t.Parallel()
+	s, dsn := deadlineServer(t, 30*time.Second, 30*time.Second)
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'held', 'email', 'lock-12s')`); err != nil {
+		t.Fatal(err)
+	}
+	const hold = 12 * time.Second
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(hold)
+		_ = tx.Rollback()
+		close(released)
+	}()
+	began := time.Now()
+	e := s.json("POST", "/api/events", `{"kind":"task","title":"waits","source":"email","source_ref":"lock-12s"}`).event(t, http.StatusCreated)
+	took := time.Since(began)
+	<-released
+	if took < hold-time.Second {
+		t.Errorf("the create took %s; it should have waited for the lock (%s)", took, hold)
+	}
+	if e.Title != "waits" {
+		t.Errorf("stored %+v", e)
+	}
+	t.Logf("the create waited %s on the lock and was answered 201", took.Round(time.Millisecond))
+}
+
+// TestPassedDeadlineLeavesNoBackend: a request whose deadline (1 s) passes
+// during a lock wait is answered 503, and PostgreSQL has ended its
+// statement by then: no backend of the service still waits on the lock,
+// though the sessions' own statement timeout (20 s) is far away. The
+// driver sends no cancel request; before, the backend waited on.
+func TestPassedDeadlineLeavesNoBackend(t *testing.T) {
+	t.Parallel()
+	s, dsn := deadlineServer(t, 20*time.Second, time.Second)
+	e := s.create(`{"kind":"task","title":"locked"}`)
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var holderPID int
+	if err := tx.QueryRow("SELECT pg_backend_pid() FROM events WHERE id = ? FOR UPDATE", e.ID).Scan(&holderPID); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	for range 3 {
+		s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusServiceUnavailable)
+	}
+	if took := time.Since(began); took > 6*time.Second {
+		t.Errorf("three requests with a 1 s deadline took %s", took)
+	}
+	var waiting int
+	if err := holder.QueryRow(`SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> ? AND wait_event_type = 'Lock'`, holderPID).Scan(&waiting); err != nil {
+		t.Fatal(err)
+	}
+	if waiting != 0 {
+		t.Errorf("%d backends still wait on the lock after their requests' deadlines passed", waiting)
+	}
+	_ = tx.Rollback()
+	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
+		t.Errorf("after the lock: status %s", got.Status)
+	}
+}

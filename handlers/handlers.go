@@ -172,11 +172,12 @@ func (h *Handlers) readyz(c *fiber.Ctx) error {
 }
 
 // deadline gives every request the configured deadline; database
-// statements inherit it.
+// statements inherit it, and PostgreSQL ends them when it passes (the
+// driver cannot cancel a statement it has sent).
 func (h *Handlers) deadline(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.RequestTimeout)
 	defer cancel()
-	c.SetUserContext(ctx)
+	c.SetUserContext(app.WithStatementDeadline(ctx))
 	return c.Next()
 }
 
