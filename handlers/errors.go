@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,6 +20,8 @@ type problem struct {
 	Detail     string              `json:"detail"`
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
+	// RetryAfter (seconds) is sent as the Retry-After header of a 503.
+	RetryAfter int `json:"-"`
 }
 
 // problemFor maps an error to its status and problem; this is the only place
@@ -49,8 +52,12 @@ func problemFor(err error) problem {
 	case errors.As(err, &field):
 		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
 		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+	case errors.Is(err, app.ErrDiskFull):
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
+		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
 	case errors.Is(err, app.ErrUnavailable):
-		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 5
+		p.Detail = "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
 		p.Status, p.Detail = ferr.Code, ferr.Message
 		switch ferr.Code {
@@ -100,6 +107,11 @@ func plural(n int, word string) string {
 // fragment for htmx, with the same status. 5xx are logged as errors, 4xx as
 // warnings.
 func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
+	if errors.Is(err, app.ErrUnavailable) && !errors.Is(err, app.ErrDiskFull) && h.opts.DatabaseFault != nil {
+		if fault := h.opts.DatabaseFault(); fault != nil {
+			err = fmt.Errorf("%w: %w", fault, err) // why the database is away, when it is known
+		}
+	}
 	p := problemFor(err)
 	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
@@ -115,6 +127,9 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		// names of the fields at fault, never what the client sent (a name
 		// the API does not know may be anything, a password too).
 		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors))
+	}
+	if p.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

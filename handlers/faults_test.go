@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -408,5 +409,81 @@ func TestPassedDeadlineLeavesNoBackend(t *testing.T) {
 	_ = tx.Rollback()
 	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
 		t.Errorf("after the lock: status %s", got.Status)
+	}
+}
+
+// TestServerTroubleIs503: PostgreSQL's errors of class 53 (insufficient
+// resources) and 58 (system error) are the server's trouble, answered 503
+// with Retry-After, not a bug's 500; a full disk (53100) says so. Reads go
+// on meanwhile. A trigger raises each error for real through the stack.
+func TestServerTroubleIs503(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	kept := s.create(`{"kind":"task","title":"kept"}`)
+	for _, c := range []struct {
+		code, retry string
+		diskFull    bool
+	}{
+		{"53100", "30", true}, // disk_full
+		{"53200", "5", false}, // out_of_memory
+		{"53300", "5", false}, // too_many_connections
+		{"58030", "5", false}, // io_error
+		{"58P01", "5", false}, // undefined_file
+	} {
+		if _, err := s.db.Exec(`CREATE OR REPLACE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN RAISE EXCEPTION 'raised by the test' USING ERRCODE = '` + c.code + `'; END $$;
+			CREATE OR REPLACE TRIGGER fail_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_insert()`); err != nil {
+			t.Fatal(err)
+		}
+		a := s.json("POST", "/api/events", `{"kind":"task","title":"refused"}`)
+		p := a.problem(t, http.StatusServiceUnavailable)
+		if got := a.Header.Get("Retry-After"); got != c.retry {
+			t.Errorf("%s: Retry-After %q, want %q", c.code, got, c.retry)
+		}
+		if says := strings.Contains(p.Detail, "disk is full"); says != c.diskFull {
+			t.Errorf("%s: detail %q", c.code, p.Detail)
+		}
+		if strings.Contains(p.Detail, "raised by the test") {
+			t.Errorf("%s: the detail leaks the server's message: %q", c.code, p.Detail)
+		}
+		if got := s.get(path(kept.ID)).event(t, http.StatusOK); got.Title != "kept" {
+			t.Errorf("%s: the read answered %+v", c.code, got)
+		}
+		s.get("/api/events").want(t, http.StatusOK)
+	}
+}
+
+// TestDatabaseFaultNamesTheFullDisk: while the embedded database is down
+// because its disk is full (the cluster's Fault), the 503 of a request that
+// found it away says the disk is full.
+func TestDatabaseFaultNamesTheFullDisk(t *testing.T) {
+	t.Parallel()
+	db, err := app.OpenDB("postgres://x@127.0.0.1:1/x?sslmode=disable", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var diskFull atomic.Bool
+	diskFull.Store(true)
+	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }), handlers.Options{
+		Logger: quiet, DatabaseFault: func() error {
+			if diskFull.Load() {
+				return app.ErrDiskFull
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/api/events", "/readyz"} {
+		a := send(t, f, "GET", target, "", "")
+		if p := a.problem(t, http.StatusServiceUnavailable); !strings.Contains(p.Detail, "disk is full") || a.Header.Get("Retry-After") != "30" {
+			t.Errorf("%s with the disk full: %s, Retry-After %q", target, p.Detail, a.Header.Get("Retry-After"))
+		}
+	}
+	diskFull.Store(false)
+	a := send(t, f, "POST", "/api/events", jsonType, `{"kind":"task","title":"x"}`)
+	if p := a.problem(t, http.StatusServiceUnavailable); strings.Contains(p.Detail, "disk") || a.Header.Get("Retry-After") != "5" {
+		t.Errorf("down for another reason: %s, Retry-After %q", p.Detail, a.Header.Get("Retry-After"))
 	}
 }

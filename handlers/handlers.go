@@ -38,6 +38,9 @@ type Options struct {
 	NotesURL                               string    // the sidebar's Notes entry; default /notes
 	Auth                                   *app.Auth // nil or not Enabled: no authentication
 	Logger                                 *slog.Logger
+	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
+	// is not known): the answers of requests that found it away say so.
+	DatabaseFault func() error
 }
 
 // Handlers serves the routes over one app.Service.
