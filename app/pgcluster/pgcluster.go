@@ -244,6 +244,12 @@ func quotable(dataDir string) error {
 	return nil
 }
 
+// DataDir is the cluster's data folder (elsewhere than Options.DataDir when it was moved).
+func (c *Cluster) DataDir() string { return c.dataDir }
+
+// Bin is the folder of the server programs the cluster runs with (and of its pg_dump).
+func (c *Cluster) Bin() string { return c.bin }
+
 // URL returns the pgdriver DSN of the cluster's database, through its Unix socket.
 func (c *Cluster) URL() string {
 	return c.urlFor(c.database)
@@ -475,6 +481,7 @@ func (c *Cluster) watch() {
 // restart starts a server that died, until it runs or Stop is called.
 func (c *Cluster) restart(deadPID int) {
 	began := time.Now()
+	reapIfOurs(deadPID)
 	c.stateMu.Lock()
 	from := c.logFrom
 	c.stateMu.Unlock()
@@ -605,6 +612,24 @@ func processAlive(pid int) bool {
 		}
 	}
 	return true
+}
+
+// reapIfOurs reaps pid when it is a zombie child of this process: as PID 1 (a container without
+// an init), the orphaned postmaster is ours, and while it is a zombie a new one refuses to start.
+func reapIfOurs(pid int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return
+	}
+	fields := strings.Fields(string(b[i+1:])) // state, ppid, ...
+	if len(fields) > 1 && fields[0] == "Z" && fields[1] == strconv.Itoa(os.Getpid()) {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	}
 }
 
 // postmasterPIDOf reads the server's pid from the first line of postmaster.pid; 0 when unknown.

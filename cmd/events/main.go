@@ -80,21 +80,25 @@ func main() {
 }
 
 // database opens DATABASE_URL, or starts the embedded default database. The
-// returned stop closes the connections and stops what was started.
-func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Service, func(), error) {
+// returned stop closes the connections and stops what was started; fault
+// says why the embedded database is away (nil with DATABASE_URL).
+func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *app.Service, fault func() error, stop func(), err error) {
 	dsn := cfg.DatabaseURL
 	stopCluster := func() {}
+	fault = func() error { return nil }
 	if dsn == "" {
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{
-			DataDir:  filepath.Join(cfg.DataDir, "postgres"),
-			Database: "events",
-			Logger:   logger,
-		})
+		cluster, err := pgcluster.Start(ctx, embeddedOptions(cfg, logger))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		logger.Info("embedded database started", "data", filepath.Join(cfg.DataDir, "postgres"))
+		logger.Info("embedded database started", "data", cluster.DataDir())
 		dsn = cluster.URL()
+		fault = func() error {
+			if errors.Is(cluster.Fault(), pgcluster.ErrDiskFull) {
+				return app.ErrDiskFull
+			}
+			return nil
+		}
 		stopCluster = func() {
 			if err := cluster.Stop(); err != nil {
 				logger.Error("stopping the embedded database", "error", err)
@@ -108,14 +112,23 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Se
 	db, err := app.Connect(mctx, dsn, cfg.RequestTimeout)
 	if err != nil {
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := app.Migrate(mctx, db); err != nil {
 		db.Close()
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return app.NewService(db, cfg.Location, time.Now), func() { db.Close(); stopCluster() }, nil
+	return app.NewService(db, cfg.Location, time.Now), fault, func() { db.Close(); stopCluster() }, nil
+}
+
+// embeddedOptions are the options of the embedded database.
+func embeddedOptions(cfg app.Config, logger *slog.Logger) pgcluster.Options {
+	return pgcluster.Options{
+		DataDir:  filepath.Join(cfg.DataDir, "postgres"),
+		Database: "events",
+		Logger:   logger,
+	}
 }
 
 // edgeConfig renders the edge's nginx.conf to w from the flags in args.
@@ -169,7 +182,7 @@ func migrateOnly(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	_, stop, err := database(context.Background(), cfg, logger)
+	_, _, stop, err := database(context.Background(), cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -189,7 +202,7 @@ func serve(logger *slog.Logger) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
-	svc, stop, err := database(ctx, cfg, logger)
+	svc, fault, stop, err := database(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -200,6 +213,7 @@ func serve(logger *slog.Logger) error {
 		NotesURL:       cfg.NotesURL,
 		Auth:           cfg.Auth,
 		Logger:         logger,
+		DatabaseFault:  fault,
 	})
 	if err != nil {
 		return err
