@@ -89,6 +89,7 @@ type Cluster struct {
 	owner    *os.File // holds an exclusive flock while the cluster is ours
 	fast     bool
 	logLimit int64
+	attached bool // Open found it run by another process: Stop leaves it running
 
 	quit chan struct{} // closed by Stop: the watcher ends
 	done chan struct{} // closed when the watcher has ended
@@ -269,6 +270,9 @@ func (c *Cluster) Stop() error {
 		return c.stopErr
 	}
 	c.stopped = true
+	if c.attached {
+		return nil
+	}
 	close(c.quit)
 	<-c.done
 

@@ -27,11 +27,14 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | hash-password | edge-config [flags]]
+const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | hash-password | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
+  backup         write a pg_dump archive of the database to FILE (default
+                 events-<UTC time>.dump); works while events serve runs
+  restore        load such an archive into a database that holds no events
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
   edge-config    print the nginx.conf of the edge in front of the service;
                  events edge-config -h lists its flags and their defaults
@@ -43,7 +46,7 @@ func main() {
 	if len(os.Args) > 1 {
 		cmd = os.Args[1]
 	}
-	if len(os.Args) > 2 && cmd != "edge-config" {
+	if len(os.Args) > 2 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
@@ -54,6 +57,13 @@ func main() {
 		err = serve(logger)
 	case "migrate":
 		err = migrateOnly(logger)
+	case "backup":
+		err = backup(os.Args[2:], logger)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+	case "restore":
+		err = restore(os.Args[2:], logger)
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
