@@ -509,13 +509,14 @@ func (c *Cluster) restart(deadPID int) {
 			return
 		case <-time.After(delay):
 		}
+		c.clearStaleLocks(deadPID)
 		err := c.launch(ctx)
 		if err == nil {
+			pid := postmasterPIDOf(c.dataDir)
+			c.log.Warn("postgres started again", "data", c.dataDir, "pid", pid, "attempt", attempt, "down_for", time.Since(began).Round(time.Millisecond))
 			c.stateMu.Lock()
-			c.pid = postmasterPIDOf(c.dataDir)
-			c.fault = nil
+			c.pid, c.fault = pid, nil
 			c.stateMu.Unlock()
-			c.log.Warn("postgres started again", "data", c.dataDir, "pid", c.pid, "attempt", attempt, "down_for", time.Since(began).Round(time.Millisecond))
 			return
 		}
 		if ctx.Err() != nil {
@@ -616,6 +617,51 @@ func processAlive(pid int) bool {
 		}
 	}
 	return true
+}
+
+// clearStaleLocks removes the lock files of a dead postmaster that is still a zombie: a new
+// postmaster takes a pid that still exists for a live server and refuses to start, and where the
+// parent of orphans does not reap them (make or a shell as PID 1 of a container), it would refuse
+// for ever. They are removed only once no process works in the data folder any more (the old
+// server's children all do), so two servers never share the data.
+func (c *Cluster) clearStaleLocks(deadPID int) {
+	if !isZombie(deadPID) || postmasterPIDOf(c.dataDir) != deadPID || workingIn(c.dataDir) {
+		return
+	}
+	_ = os.Remove(filepath.Join(c.dataDir, "postmaster.pid"))
+	_ = os.Remove(filepath.Join(c.sockDir, ".s.PGSQL."+strconv.Itoa(port)+".lock"))
+	c.log.Warn("postgres lock files of the dead server removed: it is a zombie nobody has reaped yet", "data", c.dataDir, "pid", deadPID)
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && bytes.HasPrefix(b[i:], []byte(") Z"))
+}
+
+// workingIn reports whether a live process has dir as its working folder (or when that cannot
+// be known).
+func workingIn(dir string) bool {
+	want, err := os.Stat(dir)
+	if err != nil {
+		return true
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		if fi, err := os.Stat("/proc/" + e.Name() + "/cwd"); err == nil && os.SameFile(fi, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // reapIfOurs reaps pid when it is a zombie child of this process: as PID 1 (a container without

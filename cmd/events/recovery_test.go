@@ -126,6 +126,7 @@ func TestKilledPostmasterComesBack(t *testing.T) {
 	if code, _, body := post(t, s.base+"/api/events", `{"kind":"task","title":"after the kill"}`); code != http.StatusCreated {
 		t.Errorf("create after the restart: %d %s", code, body)
 	}
+	s.waitLog(t, "postgres started again") // pg_ctl says so a moment after the server answers
 	logs := s.Logs()
 	if !strings.Contains(logs, "postgres stopped without being asked to: starting it again") ||
 		!strings.Contains(logs, fmt.Sprintf("pid=%d", pid)) || !strings.Contains(logs, "log_tail=") ||
