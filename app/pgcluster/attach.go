@@ -39,6 +39,16 @@ func logger(opts Options) *slog.Logger {
 	return opts.Logger
 }
 
+// Exists reports whether the data folder of opts (where Start would find it) holds a cluster.
+func Exists(opts Options) bool {
+	dataDir, _, err := resolve(opts, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dataDir, "PG_VERSION"))
+	return err == nil
+}
+
 // attach returns the running cluster of another process.
 func attach(ctx context.Context, opts Options, dataDir string, acct *account) (*Cluster, error) {
 	bin, err := BinariesFor(dataDir)

@@ -146,6 +146,9 @@ func backup(args []string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if opts := embeddedOptions(cfg, logger); cfg.DatabaseURL == "" && !pgcluster.Exists(opts) {
+		return fmt.Errorf("there is no database to back up in %s: set EVENTS_DATA_DIR to the service's data folder, or DATABASE_URL", opts.DataDir)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	t, err := openTarget(ctx, cfg, logger)

@@ -90,6 +90,15 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatalf("%d events, %d history rows", len(wantEvents), len(wantHistory))
 	}
 
+	// Nothing to back up in a data folder without a database.
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "backup", "-o", file+".empty"); err == nil ||
+		!strings.Contains(out, "there is no database to back up in "+filepath.Join(dataB, "postgres")) {
+		t.Errorf("a backup of an empty data folder: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dataB, "postgres")); !os.IsNotExist(err) {
+		t.Errorf("the refused backup made a cluster: %v", err)
+	}
+
 	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "restore", file); err != nil {
 		t.Fatalf("events restore into a fresh database: %v\n%s", err, out)
 	}
