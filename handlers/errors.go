@@ -34,6 +34,7 @@ func problemFor(err error) problem {
 		dup   *models.DuplicateError
 		field models.FieldErrors
 		ferr  *fiber.Error
+		stale *app.PreconditionError
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
@@ -52,6 +53,9 @@ func problemFor(err error) problem {
 	case errors.As(err, &field):
 		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
 		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
+		p.Status = fiber.StatusPreconditionFailed
+		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
 	case errors.Is(err, app.ErrDiskFull):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
 		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."

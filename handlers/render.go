@@ -23,6 +23,7 @@ func fragment(c *fiber.Ctx) bool {
 func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, message string) error {
 	c.Vary("HX-Request")
 	c.Status(status)
+	setETag(c, e) // the event's validator, on every answer with one event (etag.go)
 	if fragment(c) {
 		if targetOf(c) == toDetail {
 			return c.Render("partials/detail", h.detail(e, nil, nil, saved, message))

@@ -248,6 +248,9 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`{"status":"ready"}`,
 		"HTTP/1.1 405 Method Not Allowed", // DELETE
 		"Allow: GET, HEAD, PATCH",
+		"HTTP/1.1 412 Precondition Failed", // a PATCH with a replaced ETag in If-Match
+		"Idempotent-Replayed: true",        // a create repeated with its Idempotency-Key
+		`"field":"Idempotency-Key"`,        // the same key with another body
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the README examples' output lacks %s:\n%s", want, output)
