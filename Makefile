@@ -5,7 +5,7 @@ BIN      := bin/events
 FUZZTIME ?= 5s
 EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
-.PHONY: run edge build test vet fuzz bench soak postgres-binaries clean
+.PHONY: run edge build test vet fuzz bench soak backup postgres-binaries clean
 
 ## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
 run: build postgres-binaries
@@ -14,6 +14,12 @@ run: build postgres-binaries
 ## edge: the service behind nginx on https://127.0.0.1:8443/events, with a self-signed certificate (needs nginx and openssl)
 edge: build postgres-binaries
 	exec edge/run.sh
+
+## backup: write a backup of the database (the embedded one, running or not, or DATABASE_URL's)
+## to backups/events-<UTC time>.dump; events restore FILE loads one into an empty database
+backup: build
+	@mkdir -p backups
+	./$(BIN) backup -o backups/events-$$(date -u +%Y%m%d-%H%M%S).dump
 
 ## build: compile the one binary into bin/events
 build:

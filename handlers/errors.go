@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -20,6 +21,8 @@ type problem struct {
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
 	more       int                 // fields at fault beyond the MaxNamedFields named
+	// RetryAfter (seconds) is sent as the Retry-After header of a 503.
+	RetryAfter int `json:"-"`
 }
 
 // MaxNamedFields is how many fields at fault a 422 names, in its answer and
@@ -67,8 +70,12 @@ func problemFor(err error) problem {
 	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
 		p.Status = fiber.StatusPreconditionFailed
 		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
+	case errors.Is(err, app.ErrDiskFull):
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
+		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
 	case errors.Is(err, app.ErrUnavailable):
-		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 5
+		p.Detail = "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
 		p.Status, p.Detail = ferr.Code, ferr.Message
 		switch ferr.Code {
@@ -123,6 +130,11 @@ func plural(n int, word string) string {
 // fragment for htmx, with the same status. 5xx are logged as errors, 4xx as
 // warnings.
 func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
+	if errors.Is(err, app.ErrUnavailable) && !errors.Is(err, app.ErrDiskFull) && h.opts.DatabaseFault != nil {
+		if fault := h.opts.DatabaseFault(); fault != nil {
+			err = fmt.Errorf("%w: %w", fault, err) // why the database is away, when it is known
+		}
+	}
 	p := problemFor(err)
 	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
@@ -149,6 +161,9 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 		// names of the fields at fault, never what the client sent (a name
 		// the API does not know may be anything, a password too).
 		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "fields", loggedFields(p.Errors, p.more))
+	}
+	if p.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

@@ -37,6 +37,9 @@ type Options struct {
 	NotesURL                               string    // the sidebar's Notes entry; default /notes
 	Auth                                   *app.Auth // nil or not Enabled: no authentication
 	Logger                                 *slog.Logger
+	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
+	// is not known): the answers of requests that found it away say so.
+	DatabaseFault func() error
 }
 
 // Handlers serves the routes over one app.Service.
@@ -174,11 +177,12 @@ func (h *Handlers) readyz(c *fiber.Ctx) error {
 }
 
 // deadline gives every request the configured deadline; database
-// statements inherit it.
+// statements inherit it, and PostgreSQL ends them when it passes (the
+// driver cannot cancel a statement it has sent).
 func (h *Handlers) deadline(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.RequestTimeout)
 	defer cancel()
-	c.SetUserContext(ctx)
+	c.SetUserContext(app.WithStatementDeadline(ctx))
 	return c.Next()
 }
 

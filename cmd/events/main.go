@@ -27,11 +27,14 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | hash-password | edge-config [flags]]
+const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | hash-password | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
+  backup         write a pg_dump archive of the database to FILE (default
+                 events-<UTC time>.dump); works while events serve runs
+  restore        load such an archive into a database that holds no events
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
   edge-config    print the nginx.conf of the edge in front of the service;
                  events edge-config -h lists its flags and their defaults
@@ -43,7 +46,7 @@ func main() {
 	if len(os.Args) > 1 {
 		cmd = os.Args[1]
 	}
-	if len(os.Args) > 2 && cmd != "edge-config" {
+	if len(os.Args) > 2 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
@@ -54,6 +57,13 @@ func main() {
 		err = serve(logger)
 	case "migrate":
 		err = migrateOnly(logger)
+	case "backup":
+		err = backup(os.Args[2:], logger)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+	case "restore":
+		err = restore(os.Args[2:], logger)
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
@@ -80,21 +90,25 @@ func main() {
 }
 
 // database opens DATABASE_URL, or starts the embedded default database. The
-// returned stop closes the connections and stops what was started.
-func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Service, func(), error) {
+// returned stop closes the connections and stops what was started; fault
+// says why the embedded database is away (nil with DATABASE_URL).
+func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *app.Service, fault func() error, stop func(), err error) {
 	dsn := cfg.DatabaseURL
 	stopCluster := func() {}
+	fault = func() error { return nil }
 	if dsn == "" {
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{
-			DataDir:  filepath.Join(cfg.DataDir, "postgres"),
-			Database: "events",
-			Logger:   logger,
-		})
+		cluster, err := pgcluster.Start(ctx, embeddedOptions(cfg, logger))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		logger.Info("embedded database started", "data", filepath.Join(cfg.DataDir, "postgres"))
+		logger.Info("embedded database started", "data", cluster.DataDir())
 		dsn = cluster.URL()
+		fault = func() error {
+			if errors.Is(cluster.Fault(), pgcluster.ErrDiskFull) {
+				return app.ErrDiskFull
+			}
+			return nil
+		}
 		stopCluster = func() {
 			if err := cluster.Stop(); err != nil {
 				logger.Error("stopping the embedded database", "error", err)
@@ -108,14 +122,23 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Se
 	db, err := app.Connect(mctx, dsn, cfg.RequestTimeout)
 	if err != nil {
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := app.Migrate(mctx, db); err != nil {
 		db.Close()
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return app.NewService(db, cfg.Location, time.Now), func() { db.Close(); stopCluster() }, nil
+	return app.NewService(db, cfg.Location, time.Now), fault, func() { db.Close(); stopCluster() }, nil
+}
+
+// embeddedOptions are the options of the embedded database.
+func embeddedOptions(cfg app.Config, logger *slog.Logger) pgcluster.Options {
+	return pgcluster.Options{
+		DataDir:  filepath.Join(cfg.DataDir, "postgres"),
+		Database: "events",
+		Logger:   logger,
+	}
 }
 
 // edgeConfig renders the edge's nginx.conf to w from the flags in args.
@@ -169,7 +192,7 @@ func migrateOnly(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	_, stop, err := database(context.Background(), cfg, logger)
+	_, _, stop, err := database(context.Background(), cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -189,7 +212,7 @@ func serve(logger *slog.Logger) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
-	svc, stop, err := database(ctx, cfg, logger)
+	svc, fault, stop, err := database(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -200,6 +223,7 @@ func serve(logger *slog.Logger) error {
 		NotesURL:       cfg.NotesURL,
 		Auth:           cfg.Auth,
 		Logger:         logger,
+		DatabaseFault:  fault,
 	})
 	if err != nil {
 		return err
