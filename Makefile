@@ -6,7 +6,7 @@ BIN      := bin/events
 FUZZTIME ?= 5s
 EVENTS_SCREENSHOTS ?= $(CURDIR)/bin/screenshots
 
-.PHONY: help run edge build test vet fuzz bench soak postgres-binaries reset-data clean
+.PHONY: help run edge build test vet fuzz bench soak backup postgres-binaries reset-data clean
 
 ## help: list the targets and what each does
 help:
@@ -20,6 +20,12 @@ run: build postgres-binaries
 ## edge: the service behind nginx on https://127.0.0.1:8443/events, with a self-signed certificate (needs nginx and openssl)
 edge: build postgres-binaries
 	exec edge/run.sh
+
+## backup: write a backup of the database (the embedded one, running or not, or DATABASE_URL's)
+## to backups/events-<UTC time>.dump; events restore FILE loads one into an empty database
+backup: build
+	@mkdir -p backups
+	./$(BIN) backup -o backups/events-$$(date -u +%Y%m%d-%H%M%S).dump
 
 ## build: compile the one binary into bin/events
 build:

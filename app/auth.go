@@ -58,7 +58,9 @@ func NewAuth(passwordHash string, tokens []string, sessionKey string, off bool) 
 		a.tokens = append(a.tokens, sha256.Sum256([]byte(t)))
 	}
 	if sessionKey != "" {
-		k := sha256.Sum256([]byte("events session key\x00" + sessionKey))
+		// The password's hash is part of the key: a new EVENTS_PASSWORD_HASH
+		// makes every cookie (and CSRF token) signed before it invalid.
+		k := sha256.Sum256([]byte("events session key\x00" + sessionKey + "\x00" + passwordHash))
 		a.key = k[:]
 	}
 	return a, errors.Join(errs...)

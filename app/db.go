@@ -22,6 +22,13 @@ import (
 // UTC, a statement may run at most statementTimeout (0: no limit), and the
 // other session parameters of the URL are kept. A URL pgdriver cannot read
 // is an error.
+//
+// Connecting may take dialTimeout. Once sent, a statement is bounded by
+// PostgreSQL (statementTimeout, or the deadline of a context marked with
+// WithStatementDeadline), not by a socket timeout of the driver, which
+// would cut a lock wait short and leave its backend running: the socket
+// waits for the statement timeout and socketSlack more, or until the
+// context's deadline.
 func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) {
 	defer func() {
 		if r := recover(); r != nil { // pgdriver.WithDSN panics on a URL it cannot read
@@ -38,19 +45,35 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 	if statementTimeout > 0 {
 		params["statement_timeout"] = statementTimeout.Milliseconds()
 	}
+	var socketTimeout time.Duration // 0: none beyond the context's deadline
+	if statementTimeout > 0 {
+		socketTimeout = statementTimeout + socketSlack
+	}
 	connector := pgdriver.NewConnector(
 		pgdriver.WithDSN(dsn),
 		pgdriver.WithConnParams(params),
-		pgdriver.WithTimeout(5*time.Second),
+		pgdriver.WithDialTimeout(dialTimeout),
+		pgdriver.WithReadTimeout(socketTimeout),
+		pgdriver.WithWriteTimeout(socketTimeout),
 		pgdriver.WithApplicationName("events"),
 	)
-	sqldb := sql.OpenDB(connector)
+	sqldb := sql.OpenDB(deadlineConnector{connector, statementTimeout})
 	n := 4 * runtime.GOMAXPROCS(0)
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), nil
 }
+
+const (
+	// dialTimeout bounds making a connection (the context's deadline may
+	// come first).
+	dialTimeout = 5 * time.Second
+	// socketSlack is how much longer than the statement timeout the driver
+	// waits for an answer before it gives the connection up (a server that
+	// stopped answering at all).
+	socketSlack = 10 * time.Second
+)
 
 // Connect opens the database at dsn and checks that it answers. A URL
 // without sslmode behaves as libpq's default ("prefer"): TLS when the server

@@ -19,9 +19,14 @@ import (
 // ErrUnavailable: the database did not answer in time, or not at all (503).
 var ErrUnavailable = errors.New("the database is unavailable")
 
+// ErrDiskFull: the database's disk is full, so it cannot write (PostgreSQL's
+// 53100, or its server down for that reason); an ErrUnavailable too.
+var ErrDiskFull = fmt.Errorf("%w: its disk is full", ErrUnavailable)
+
 // classify turns storage errors into the domain's: no row is
-// models.ErrNotFound, a broken constraint a models.FieldErrors, a lost or
-// slow database ErrUnavailable. Domain errors pass through.
+// models.ErrNotFound, a broken constraint a models.FieldErrors, a full disk
+// ErrDiskFull, a lost, slow or short-of-resources database ErrUnavailable.
+// Domain errors pass through.
 func classify(err error) error {
 	if err == nil {
 		return nil
@@ -41,9 +46,20 @@ func classify(err error) error {
 			return models.FieldErrors{{Field: field, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
 		case code == "22021" || code == "22P05":
 			return models.FieldErrors{{Field: "body", Message: "a text field holds a character PostgreSQL cannot store"}}
+		case strings.HasPrefix(code, "22"):
+			// A data exception (a time out of range, a bad value for its
+			// type): a value of the request PostgreSQL cannot take, which the
+			// checks before it let through. The client's fault: a 400, never
+			// a 500, and nothing of PostgreSQL's message in the answer.
+			return fmt.Errorf("%w: %w", models.BadRequest("", "a value of the request is outside what the database accepts"), err)
 		case code == "23505" && pgErr.Field('n') == "event_history_undoes_key":
 			return &models.ConflictError{Reason: "this step was undone already"}
-		case code == "57014", code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"), code == "53300":
+		case code == "53100":
+			return fmt.Errorf("%w: %w", ErrDiskFull, err)
+		case code == "57014", code == "57P01", code == "57P02", code == "57P03", strings.HasPrefix(code, "08"),
+			strings.HasPrefix(code, "53"), strings.HasPrefix(code, "58"):
+			// 53: insufficient resources (connections, memory); 58: a system
+			// error (an I/O error): the server's trouble, not a bug.
 			return fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		return err

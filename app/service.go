@@ -40,33 +40,39 @@ func (s *Service) Create(ctx context.Context, in models.Input, actor models.Acto
 	if err != nil {
 		return models.Event{}, err
 	}
-	if e.Source != nil {
-		actor = models.ActorImport
-	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewInsert().Model(&e).
-			On("CONFLICT (source, source_ref) WHERE source IS NOT NULL DO NOTHING").
-			Returning("id").Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			// The unique index refused it; the winner has committed.
-			var id int64
-			if err := tx.NewSelect().Model((*models.Event)(nil)).Column("id").
-				Where("source = ? AND source_ref = ?", *e.Source, *e.SourceRef).Scan(ctx, &id); err != nil {
-				return err
-			}
-			return &models.DuplicateError{ExistingID: id}
-		}
-		if err != nil {
-			return err
-		}
-		h := models.CreateRecord(&e, actor)
-		_, err = tx.NewInsert().Model(&h).Exec(ctx)
-		return err
+		return insertEvent(ctx, tx, &e, actor)
 	})
 	if err != nil {
 		return models.Event{}, classify(err)
 	}
 	return e, nil
+}
+
+// insertEvent stores e and its create row in tx (Create, and CreateOnce in
+// idempotency.go).
+func insertEvent(ctx context.Context, tx bun.Tx, e *models.Event, actor models.Actor) error {
+	if e.Source != nil {
+		actor = models.ActorImport
+	}
+	err := tx.NewInsert().Model(e).
+		On("CONFLICT (source, source_ref) WHERE source IS NOT NULL DO NOTHING").
+		Returning("id").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		// The unique index refused it; the winner has committed.
+		var id int64
+		if err := tx.NewSelect().Model((*models.Event)(nil)).Column("id").
+			Where("source = ? AND source_ref = ?", *e.Source, *e.SourceRef).Scan(ctx, &id); err != nil {
+			return err
+		}
+		return &models.DuplicateError{ExistingID: id}
+	}
+	if err != nil {
+		return err
+	}
+	h := models.CreateRecord(e, actor)
+	_, err = tx.NewInsert().Model(&h).Exec(ctx)
+	return err
 }
 
 // Get returns one event.
@@ -80,10 +86,20 @@ func (s *Service) Get(ctx context.Context, id int64) (models.Event, error) {
 // decoding the body, reported after the event is known to exist. A change of
 // a time field writes one reschedule row.
 func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	return s.PatchIf(ctx, id, nil, in, inErr, actor)
+}
+
+// PatchIf is Patch under an If-Match precondition (nil: none), checked
+// after the row is locked and before anything else about the request: a
+// stale client is told so first (412), whatever its body.
+func (s *Service) PatchIf(ctx context.Context, id int64, cond *IfMatch, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
 	var out models.Event
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		e, err := lock(ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		if err := cond.check(e); err != nil {
 			return err
 		}
 		if inErr != nil {
@@ -97,6 +113,10 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 		if !changed {
 			return nil
 		}
+		h := models.RescheduleRecord(&n, times, actor) // at the clock's time
+		// every write moves updated_at, the event's validator (see ETag)
+		n.UpdatedAt = nextUpdate(e.UpdatedAt, n.UpdatedAt)
+		out = n
 		if _, err := tx.NewUpdate().Model(&n).WherePK().
 			Column(models.EditableColumns()...).
 			Exec(ctx); err != nil {
@@ -105,7 +125,6 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 		if len(times) == 0 {
 			return nil
 		}
-		h := models.RescheduleRecord(&n, times, actor)
 		_, err = tx.NewInsert().Model(&h).Exec(ctx)
 		return err
 	})
@@ -118,10 +137,20 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 // Operate applies a lifecycle operation and writes its history row. inErr is
 // the error of decoding the body; refusals come in the order of docs/DESIGN.md.
 func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	return s.OperateIf(ctx, id, nil, op, in, inErr, actor)
+}
+
+// OperateIf is Operate under an If-Match precondition (nil: none), checked
+// after the row is locked, before the body and the status: a stale client
+// is told so first (412).
+func (s *Service) OperateIf(ctx context.Context, id int64, cond *IfMatch, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
 	var out models.Event
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		e, err := lock(ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		if err := cond.check(e); err != nil {
 			return err
 		}
 		// After 404: a body that does not parse (400, 415), the kind and
@@ -146,6 +175,9 @@ func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models
 		if err != nil {
 			return err
 		}
+		// every write moves updated_at, the event's validator (see ETag);
+		// the history row keeps the clock's time
+		n.UpdatedAt = nextUpdate(e.UpdatedAt, n.UpdatedAt)
 		if _, err := tx.NewUpdate().Model(&n).WherePK().
 			Column("status", "completed_at", "cancelled_at", "defer_until", "ended_at", "undo_status", "updated_at").
 			Exec(ctx); err != nil {

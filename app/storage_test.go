@@ -43,6 +43,8 @@ func TestStorageRulesHeldByDatabase(t *testing.T) {
 		{"source without source_ref", `INSERT INTO events (kind, status, title, source) VALUES ('task', 'planned', 'x', 'email')`, "23514", "source_ref_iff_source"},
 		{"source_ref without source", `INSERT INTO events (kind, status, title, source_ref) VALUES ('task', 'planned', 'x', 'r')`, "23514", "source_ref_iff_source"},
 		{"control character in title", "INSERT INTO events (kind, status, title) VALUES ('task', 'planned', E'a\\x01b')", "23514", "text_without_controls"},
+		{"bidi override in project_tag", "INSERT INTO events (kind, status, title, project_tag) VALUES ('task', 'planned', 'x', U&'a\\202Eb')", "23514", "project_tag_without_bidi"},
+		{"bidi isolate in source_ref", "INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'x', 'chat', U&'r\\2066')", "23514", "source_ref_without_bidi"},
 		{"unknown kind", `INSERT INTO events (kind, status, title) VALUES ('meeting', 'planned', 'x')`, "22P02", ""},
 		{"unknown status", `INSERT INTO events (kind, status, title) VALUES ('task', 'snoozed', 'x')`, "22P02", ""},
 		{"unknown source", `INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'x', 'fax', 'r')`, "22P02", ""},

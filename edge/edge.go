@@ -29,7 +29,7 @@ type Config struct {
 	HTTPS      []string // listen addresses of TLS: "443", "127.0.0.1:8443", "[::]:443"
 	HTTP       []string // listen addresses of plain HTTP, which redirects to the first HTTPS one
 	ServerName string   // server_name; "_" answers any name
-	Upstream   string   // host:port of `events serve`
+	Upstreams  []string // host:port of each `events serve`; several share the load, and one that fails is skipped
 
 	Certificate string // PEM certificate (chain), a literal path
 	Key         string // its private key, a literal path
@@ -63,7 +63,7 @@ func Defaults() Config {
 		HTTPS:         []string{"443"},
 		HTTP:          []string{"80"},
 		ServerName:    "_",
-		Upstream:      "127.0.0.1:3000",
+		Upstreams:     []string{"127.0.0.1:3000"},
 		Certificate:   "/etc/events-edge/cert.pem",
 		Key:           "/etc/events-edge/key.pem",
 		Prefix:        "/var/lib/events-edge",
@@ -98,10 +98,17 @@ type errorPage struct {
 	Detail  string
 }
 
+// BodyLimit is the edge's client_max_body_size: the service's own limit
+// (handlers.BodyLimit, which a test holds equal), so the edge answers 413
+// itself and the service never has to refuse a body it half read.
+const BodyLimit = 256 << 10
+
 var errorPages = []errorPage{
+	{400, "Bad Request", "The request is malformed", "The edge could not read this request: its framing or its headers are not accepted."},
 	{403, "Forbidden", "This address is not served", "The edge refuses paths to hidden files and folders."},
 	{413, "Content Too Large", "The request is too large", "The body is larger than the edge accepts."},
 	{429, "Too Many Requests", "Too many requests", "This address sent more requests than the edge allows at once; wait a moment and try again."},
+	{501, "Not Implemented", "The request is not supported", "The edge accepts no transfer coding but chunked."},
 	{502, "Bad Gateway", "The service is unavailable", "The events service is not answering; try again shortly."},
 	{503, "Service Unavailable", "The service is unavailable", "The events service is not answering; try again shortly."},
 	{504, "Gateway Timeout", "The service is unavailable", "The events service did not answer in time; try again shortly."},
@@ -138,7 +145,8 @@ func Render(w io.Writer, cfg Config) error {
 		Servers       []server
 		Pages         []page
 		ErrorStatuses string
-	}{Config: cfg, HSTS: HSTS}
+		BodyLimit     string
+	}{Config: cfg, HSTS: HSTS, BodyLimit: strconv.Itoa(BodyLimit>>10) + "k"}
 	if v.PidFile == "" {
 		v.PidFile = filepath.Join(cfg.Prefix, "nginx.pid")
 	}
@@ -213,9 +221,14 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if host, port, err := net.SplitHostPort(c.Upstream); err != nil || !validPort(port) ||
-		(net.ParseIP(host) == nil && !hostRE.MatchString(host)) {
-		bad("the upstream must be the service's host:port, such as 127.0.0.1:3000, not %q", c.Upstream)
+	if len(c.Upstreams) == 0 {
+		bad("the upstream is missing: the service's host:port, such as 127.0.0.1:3000")
+	}
+	for _, u := range c.Upstreams {
+		if host, port, err := net.SplitHostPort(u); err != nil || !validPort(port) ||
+			(net.ParseIP(host) == nil && !hostRE.MatchString(host)) {
+			bad("the upstream must be the service's host:port, such as 127.0.0.1:3000, not %q", u)
+		}
 	}
 	for _, n := range strings.Fields(c.ServerName) {
 		if !nameRE.MatchString(n) {

@@ -399,7 +399,9 @@ func TestBadValuesAreRefused(t *testing.T) {
 	}{
 		{func(c *edge.Config) { c.HTTPS = []string{"443; evil"} }, "the HTTPS listen address must be"},
 		{func(c *edge.Config) { c.HTTP = nil }, "the HTTP listen address is missing"},
-		{func(c *edge.Config) { c.Upstream = "localhost" }, "the upstream must be"},
+		{func(c *edge.Config) { c.Upstreams = []string{"localhost"} }, "the upstream must be"},
+		{func(c *edge.Config) { c.Upstreams = []string{"127.0.0.1:3000", "127.0.0.1:3001;"} }, "the upstream must be"},
+		{func(c *edge.Config) { c.Upstreams = nil }, "the upstream is missing"},
 		{func(c *edge.Config) { c.ServerName = "a.example; evil" }, "the server name must be"},
 		{func(c *edge.Config) { c.Certificate = "/etc/x/$host.pem" }, "the path of the certificate must be absolute"},
 		{func(c *edge.Config) { c.Key = "key.pem" }, "the path of the certificate key must be absolute"},

@@ -83,7 +83,7 @@ func startService(t *testing.T) *service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = f.Listener(ln) }()
+	go func() { _ = f.Listener(handlers.Listener(ln)) }()
 	t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
 	return &service{addr: ln.Addr().String(), logs: logs}
 }
@@ -154,7 +154,7 @@ func config(t *testing.T, upstream string) edge.Config {
 		}
 	}
 	cfg := edge.Defaults()
-	cfg.Upstream = upstream
+	cfg.Upstreams = []string{upstream}
 	cfg.Certificate = filepath.Join(dir, "cert.pem")
 	cfg.Key = filepath.Join(dir, "key.pem")
 	cfg.Prefix = dir

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/limiter"
 
 	"events/app"
 	"events/models"
@@ -42,14 +41,19 @@ func (h *Handlers) authenticate(c *fiber.Ctx) error {
 	}
 	a := h.opts.Auth
 	if authz := c.Get(fiber.HeaderAuthorization); authz != "" {
-		token, bearer := strings.CutPrefix(authz, "Bearer ")
-		if bearer && a.CheckToken(strings.TrimSpace(token)) {
+		// RFC 9110: the scheme is case-insensitive ("bearer" is Bearer)
+		scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " ")
+		if strings.EqualFold(scheme, "Bearer") && a.CheckToken(strings.TrimSpace(token)) {
 			return c.Next()
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="events", error="invalid_token"`)
 		return fiber.NewError(fiber.StatusUnauthorized, "The bearer token is not valid.")
 	}
-	if s, refresh, ok := a.Decode(c.Cookies(sessionCookie), time.Now()); ok {
+	s, refresh, ok, err := h.liveSession(c)
+	if err != nil {
+		return err
+	}
+	if ok {
 		if unsafeMethod(c.Method()) && !a.CheckCSRF(s, csrfToken(c)) {
 			return fiber.NewError(fiber.StatusForbidden, "The request lacks the page's CSRF token; reload the page and try again.")
 		}
@@ -62,35 +66,49 @@ func (h *Handlers) authenticate(c *fiber.Ctx) error {
 	return h.loginRequired(c)
 }
 
+// liveSession is the request's session when its cookie is valid and its
+// row says it has not ended (logout, expiry): one primary-key statement,
+// an UPDATE of the last-seen time when the cookie is due to be refreshed,
+// else a SELECT. No cookie, or a forged one, costs no statement.
+func (h *Handlers) liveSession(c *fiber.Ctx) (s app.Session, refresh, ok bool, err error) {
+	value := c.Cookies(sessionCookie)
+	if value == "" {
+		return s, false, false, nil
+	}
+	now := time.Now()
+	s, refresh, ok = h.opts.Auth.Decode(value, now)
+	if !ok {
+		return s, false, false, nil
+	}
+	live, err := h.svc.CheckSession(c.UserContext(), s, now, refresh)
+	if err != nil || !live {
+		return app.Session{}, false, false, err
+	}
+	return s, refresh, true, nil
+}
+
 // loginRequired answers a request without credentials.
 func (h *Handlers) loginRequired(c *fiber.Ctx) error {
 	a := h.opts.Auth
-	if !a.HasPassword() && !strings.HasPrefix(c.Path(), "/api/") {
+	if !a.HasPassword() && !isAPI(c.Path()) {
 		return fiber.NewError(fiber.StatusUnauthorized, "These pages need a password: set EVENTS_PASSWORD_HASH (made by `events hash-password`) and EVENTS_SESSION_KEY. API tokens open the API only.")
 	}
 	if c.Get("HX-Request") == "true" {
 		// never the login page swapped into a row: the whole page goes there
-		c.Set("HX-Redirect", "/login?next="+url.QueryEscape(returnTo(c.Get("HX-Current-URL"))))
+		c.Set("HX-Redirect", "/login?next="+url.QueryEscape(returnTo(currentPage(c.Get("HX-Current-URL")))))
 		return fiber.NewError(fiber.StatusUnauthorized, "Your session has ended; log in again.")
 	}
-	if strings.HasPrefix(c.Path(), "/api/") {
+	if isAPI(c.Path()) {
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="events"`)
 		return fiber.NewError(fiber.StatusUnauthorized, "Authenticate with an API token (Authorization: Bearer …) or log in.")
 	}
 	return c.Redirect("/login?next="+url.QueryEscape(returnTo(c.OriginalURL())), fiber.StatusSeeOther)
 }
 
-// returnTo is where a login sends the browser back: a path of this site,
-// else /events.
-func returnTo(target string) string {
-	if u, err := url.Parse(target); err == nil && target != "" {
-		target = u.RequestURI()
-	}
-	if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") || strings.HasPrefix(target, "/\\") ||
-		strings.HasPrefix(target, "/login") || strings.HasPrefix(target, "/api/") {
-		return "/events"
-	}
-	return target
+// isAPI reports whether path is under /api, in any case: routes match
+// without regard to case, so /API/events is the API too.
+func isAPI(path string) bool {
+	return len(path) >= 4 && strings.EqualFold(path[:4], "/api") && (len(path) == 4 || path[4] == '/')
 }
 
 func unsafeMethod(m string) bool {
@@ -138,59 +156,63 @@ func (h *Handlers) loginPage(c *fiber.Ctx) error {
 	if !h.opts.Auth.HasPassword() {
 		return h.loginRequired(c)
 	}
-	if _, _, ok := h.opts.Auth.Decode(c.Cookies(sessionCookie), time.Now()); ok {
+	if _, _, ok, err := h.liveSession(c); err != nil {
+		return err
+	} else if ok {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
 	return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next})
 }
 
 // login: POST /login with the password. A failure says only that it
-// failed, and is logged with the client's address.
+// failed, and is logged with the client's address. A client address that
+// has failed LoginAttempts times in LoginWindow is answered 429, by every
+// instance on the database (the count is a row of login_attempts).
 func (h *Handlers) login(c *fiber.Ctx) error {
 	if !h.authOn() || !h.opts.Auth.HasPassword() {
 		return h.loginPage(c)
 	}
+	ctx, client := c.UserContext(), clientIP(c)
+	n, err := h.svc.LoginAttempt(ctx, client, time.Now(), LoginWindow)
+	if err != nil {
+		return err
+	}
+	if n > LoginAttempts {
+		h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
+		return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
+	}
 	next := returnTo(c.FormValue("next"))
 	if !h.opts.Auth.CheckPassword(c.FormValue("password")) {
-		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
+		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
 		c.Status(fiber.StatusUnauthorized)
 		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
+	}
+	if err := h.svc.LoginSucceeded(ctx, client); err != nil {
+		return err
 	}
 	s, err := h.opts.Auth.NewSession(time.Now())
 	if err != nil {
 		return err
 	}
+	if err := h.svc.StoreSession(ctx, s, LoginWindow); err != nil {
+		return err
+	}
 	h.setSession(c, s)
-	h.log.Info("login", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
+	h.log.Info("login", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
 	return c.Redirect(next, fiber.StatusSeeOther)
 }
 
-// logout: POST /logout ends the browser's session.
+// logout: POST /logout ends the session on the server (its row is
+// deleted, so the cookie replayed is refused) and in the browser.
 func (h *Handlers) logout(c *fiber.Ctx) error {
+	if s, ok := session(c); ok {
+		if err := h.svc.EndSession(c.UserContext(), s); err != nil {
+			return err
+		}
+	}
 	c.Cookie(&fiber.Cookie{
 		Name: sessionCookie, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
 		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https",
 	})
 	return c.Redirect("/login", fiber.StatusSeeOther)
-}
-
-// loginLimit turns away a client address after LoginAttempts failed logins
-// in LoginWindow; successful ones do not count.
-func (h *Handlers) loginLimit() fiber.Handler {
-	limit := limiter.New(limiter.Config{
-		Max:                    LoginAttempts,
-		Expiration:             LoginWindow,
-		KeyGenerator:           clientIP,
-		SkipSuccessfulRequests: true,
-		LimitReached: func(c *fiber.Ctx) error {
-			h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", clientIP(c))
-			return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
-		},
-	})
-	return func(c *fiber.Ctx) error {
-		if c.Method() != fiber.MethodPost {
-			return c.Next()
-		}
-		return limit(c)
-	}
 }

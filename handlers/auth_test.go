@@ -179,6 +179,9 @@ func TestAuthLoginSessionCSRFLogout(t *testing.T) {
 	// A cookie of another key, or altered, is no session.
 	s.get("/api/events", "Cookie", "events_session="+cookie.Value+"x").want(t, http.StatusUnauthorized)
 
+	// Logging out needs the CSRF token too (no logout by a foreign page).
+	s.form("POST", "/logout", url.Values{}, jar...).want(t, http.StatusForbidden)
+
 	// Log out: the cookie is cleared.
 	a = s.form("POST", "/logout", url.Values{"_csrf": {csrf}}, jar...)
 	a.want(t, http.StatusSeeOther)
@@ -189,8 +192,9 @@ func TestAuthLoginSessionCSRFLogout(t *testing.T) {
 	if !cleared || a.Header.Get("Location") != "/login" {
 		t.Errorf("logout: cookies %v, Location %q", a.Header.Values("Set-Cookie"), a.Header.Get("Location"))
 	}
-	// Logging out needs the CSRF token too (no logout by a foreign page).
-	s.form("POST", "/logout", url.Values{}, jar...).want(t, http.StatusForbidden)
+	// The cookie replayed after the logout is no session: the server ended it.
+	s.get("/api/events", jar...).problem(t, http.StatusUnauthorized)
+	s.get("/events", jar...).want(t, http.StatusSeeOther)
 
 	for _, secret := range []string{ownerPassword, apiToken, cookie.Value, csrf} {
 		if strings.Contains(logs.String(), secret) {

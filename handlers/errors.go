@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +20,14 @@ type problem struct {
 	Detail     string              `json:"detail"`
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
+	more       int                 // fields at fault beyond the MaxNamedFields named
+	// RetryAfter (seconds) is sent as the Retry-After header of a 503.
+	RetryAfter int `json:"-"`
 }
+
+// MaxNamedFields is how many fields at fault a 422 names, in its answer and
+// in the log; the rest are counted ("and 980 more").
+const MaxNamedFields = 20
 
 // problemFor maps an error to its status and problem; this is the only place
 // an error picks its status.
@@ -31,6 +39,7 @@ func problemFor(err error) problem {
 		dup   *models.DuplicateError
 		field models.FieldErrors
 		ferr  *fiber.Error
+		stale *app.PreconditionError
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
@@ -47,10 +56,26 @@ func problemFor(err error) problem {
 	case errors.As(err, &dup):
 		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
 	case errors.As(err, &field):
-		p.Status, p.Errors = fiber.StatusUnprocessableEntity, field
-		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + field.Error()
+		// A body of thousands of unknown keys is named in part: the answer
+		// and the log stay small whatever the body holds.
+		named := field
+		if len(named) > MaxNamedFields {
+			named, p.more = named[:MaxNamedFields], len(field)-MaxNamedFields
+		}
+		p.Status, p.Errors = fiber.StatusUnprocessableEntity, named
+		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + named.Error()
+		if p.more > 0 {
+			p.Detail += "; and " + strconv.Itoa(p.more) + " more"
+		}
+	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
+		p.Status = fiber.StatusPreconditionFailed
+		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
+	case errors.Is(err, app.ErrDiskFull):
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
+		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
 	case errors.Is(err, app.ErrUnavailable):
-		p.Status, p.Detail = fiber.StatusServiceUnavailable, "The database is not answering; try again shortly."
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 5
+		p.Detail = "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
 		p.Status, p.Detail = ferr.Code, ferr.Message
 		switch ferr.Code {
@@ -58,6 +83,8 @@ func problemFor(err error) problem {
 			p.Detail = "There is nothing at this address."
 		case fiber.StatusRequestEntityTooLarge:
 			p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			p.Detail = "The request's head (its headers, cookies included) is larger than " + strconv.Itoa((HeadLimit-8<<10)>>10) + " KiB."
 		}
 	default:
 		p.Status, p.Detail = fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
@@ -68,13 +95,16 @@ func problemFor(err error) problem {
 
 // loggedFields names the fields of a problem for the log: a name the API
 // knows as itself, any other as "(unknown)".
-func loggedFields(errs []models.FieldError) []string {
-	out := make([]string, len(errs))
+func loggedFields(errs []models.FieldError, more int) []string {
+	out := make([]string, len(errs), len(errs)+1)
 	for i, e := range errs {
 		out[i] = "(unknown)"
 		if models.KnownName(e.Field) {
 			out[i] = e.Field
 		}
+	}
+	if more > 0 {
+		out = append(out, "and "+strconv.Itoa(more)+" more")
 	}
 	return out
 }
@@ -100,21 +130,40 @@ func plural(n int, word string) string {
 // fragment for htmx, with the same status. 5xx are logged as errors, 4xx as
 // warnings.
 func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
+	if errors.Is(err, app.ErrUnavailable) && !errors.Is(err, app.ErrDiskFull) && h.opts.DatabaseFault != nil {
+		if fault := h.opts.DatabaseFault(); fault != nil {
+			err = fmt.Errorf("%w: %w", fault, err) // why the database is away, when it is known
+		}
+	}
 	p := problemFor(err)
 	setSecurityHeaders(c)
 	rid := c.GetRespHeader(fiber.HeaderXRequestID)
 	if rid == "" {
-		// an error the server raised before any middleware ran (a body over the limit)
+		// An error the server raised before any middleware ran: a body over
+		// the limit, a head too large or that does not parse. fasthttp's
+		// message quotes the request ("Buffer size=68", bytes of the head):
+		// the answer says only what was wrong. The connection is closed
+		// lingering, so the client reads this answer rather than a reset.
 		rid = utils.UUID()
 		c.Set(fiber.HeaderXRequestID, rid)
+		if p.Status == fiber.StatusBadRequest {
+			p.Detail = "The request is not well-formed HTTP."
+		}
+		lingerOnClose(c)
+	}
+	if p.Status == fiber.StatusRequestEntityTooLarge {
+		lingerOnClose(c)
 	}
 	if p.Status >= 500 {
-		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "error", err)
+		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "error", err)
 	} else {
 		// The reason is in the answer; the log keeps the status and the
 		// names of the fields at fault, never what the client sent (a name
 		// the API does not know may be anything, a password too).
-		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status, "fields", loggedFields(p.Errors))
+		h.log.Warn("request refused", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "fields", loggedFields(p.Errors, p.more))
+	}
+	if p.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
 	}
 	if p.ExistingID != nil {
 		c.Location("/api/events/" + strconv.FormatInt(*p.ExistingID, 10))

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -362,6 +363,19 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 	}
 	ancient := time.UnixMicro(-1 << 62).UTC()
 	signed := inbox.Cursor(models.Position{T: &ancient, ID: 1})
+	year0 := time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC) // PostgreSQL: date/time field value out of range (22008)
+	signedYear0 := inbox.Cursor(models.Position{T: &year0, ID: 1})
+	// A body of 3,000 unknown keys: the 422 names 20 of them.
+	var manyKeys strings.Builder
+	var first20 []string
+	manyKeys.WriteString(`{"kind":"task","title":"x"`)
+	for i := range 3000 {
+		fmt.Fprintf(&manyKeys, `,"k%04d":1`, i)
+		if i < handlers.MaxNamedFields {
+			first20 = append(first20, fmt.Sprintf("k%04d", i))
+		}
+	}
+	manyKeys.WriteString("}")
 
 	refused := []struct {
 		name, method, target, ctype, body string
@@ -418,6 +432,13 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"newline in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"a\nb"}`, 422, []string{"project_tag"}},
 		{"terminal escape in a description", "PATCH", path(task.ID), jsonType, `{"description":"\u001b[2J"}`, 422, []string{"description"}},
 		{"CR in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\rb"}`, 422, []string{"source_ref"}},
+		// bidirectional controls in identifiers
+		{"right-to-left override in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"invoice\u202egpj.exe"}`, 422, []string{"project_tag"}},
+		{"isolate in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\u2066b"}`, 422, []string{"source_ref"}},
+		{"embedding in a form project_tag", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "project_tag": {"a\u202ab"}}), 422, []string{"project_tag"}},
+		{"pop isolate in a PATCH project_tag", "PATCH", path(task.ID), jsonType, `{"project_tag":"ab\u2069"}`, 422, []string{"project_tag"}},
+		// thousands of unknown keys
+		{"3,000 unknown keys", "POST", "/api/events", jsonType, manyKeys.String(), 422, first20},
 		// 10,000 characters
 		{"10,000-character project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"` + long + `"}`, 422, []string{"project_tag"}},
 		{"10,000-character form project_tag", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "project_tag": {long}}), 422, []string{"project_tag"}},
@@ -450,6 +471,17 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"a field in a complete", "POST", path(task.ID, "complete"), jsonType, `{"x":1}`, 422, []string{"x"}},
 		// forged cursors
 		{"a well-signed cursor at an impossible time", "GET", "/api/events/inbox?cursor=" + url.QueryEscape(signed), "", "", 400, []string{"cursor"}},
+		{"a well-signed cursor in year 0", "GET", "/api/events/inbox?cursor=" + url.QueryEscape(signedYear0), "", "", 400, []string{"cursor"}},
+		// hostile query values: the same rules as the fields they filter
+		{"NUL in a project_tag filter", "GET", "/api/events?project_tag=a%00b", "", "", 400, []string{"project_tag"}},
+		{"invalid UTF-8 in a project_tag filter", "GET", "/api/events?project_tag=a%FFb", "", "", 400, []string{"project_tag"}},
+		{"bidi override in a project_tag filter", "GET", "/api/events?project_tag=a%E2%80%AEb", "", "", 400, []string{"project_tag"}},
+		{"10,000-character project_tag filter", "GET", "/api/events?project_tag=" + long, "", "", 400, []string{"project_tag"}},
+		{"NUL in a kind filter", "GET", "/api/events?kind=task%00", "", "", 400, []string{"kind"}},
+		{"invalid UTF-8 in a zone", "GET", "/api/events/today?tz=Asia%2FSeoul%FF", "", "", 400, []string{"tz"}},
+		{"NUL in a cursor", "GET", "/api/events/inbox?cursor=%00", "", "", 400, []string{"cursor"}},
+		{"escape in a from", "GET", "/api/events/activity?from=%1B%5B2J", "", "", 400, []string{"from"}},
+		{"NUL in a limit", "GET", "/api/events?limit=1%00", "", "", 400, []string{"limit"}},
 		{"a parameter twice", "GET", "/api/events?from=2026-11-25T00:00:00Z&from=2026-11-26T00:00:00Z", "", "", 400, []string{"from"}},
 		// storage rules and the lifecycle
 		{"calendar entry without a start", "POST", "/api/events", jsonType, `{"kind":"calendar_event","title":"x"}`, 422, []string{"start_at"}},

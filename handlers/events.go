@@ -13,17 +13,30 @@ import (
 // create: POST /api/events. Created from the new-event page, the answer
 // sends the browser to the new event's page.
 func (h *Handlers) create(c *fiber.Ctx) error {
+	key, err := idempotencyKey(c) // Idempotency-Key: see idempotency.go
+	if err != nil {
+		return err
+	}
 	in, err := h.decode(c, models.CreateFields)
 	if err != nil {
 		return h.refused(c, 0, err)
+	}
+	if key != "" {
+		return h.createOnce(c, key, in)
 	}
 	e, err := h.svc.Create(c.UserContext(), in, actor(c))
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
+	return h.created(c, e)
+}
+
+// created answers a stored create: 201 with its Location and ETag.
+func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
 	c.Location("/api/events/" + itoa(e.ID))
 	if fragment(c) && targetOf(c) == toNewForm {
 		c.Set("HX-Redirect", "/events/"+itoa(e.ID))
+		setETag(c, e)
 		return c.SendStatus(fiber.StatusCreated)
 	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
@@ -53,10 +66,14 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, inErr := h.decode(c, models.PatchFields)
-	e, err := h.svc.Patch(c.UserContext(), id, in, inErr, actor(c))
+	cond, err := ifMatch(c) // If-Match: see etag.go
 	if err != nil {
-		return h.refused(c, id, err)
+		return err
+	}
+	in, inErr := h.decode(c, models.PatchFields)
+	e, err := h.svc.PatchIf(c.UserContext(), id, cond, in, inErr, actor(c))
+	if err != nil {
+		return h.refusedWrite(c, id, err)
 	}
 	changed(c)
 	return h.sendEvent(c, fiber.StatusOK, e, "Saved.", "")
@@ -73,10 +90,14 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		in, inErr := h.decode(c, set)
-		e, err := h.svc.Operate(c.UserContext(), id, op, in, inErr, actor(c))
+		cond, err := ifMatch(c) // If-Match: see etag.go
 		if err != nil {
-			return h.refused(c, id, err)
+			return err
+		}
+		in, inErr := h.decode(c, set)
+		e, err := h.svc.OperateIf(c.UserContext(), id, cond, op, in, inErr, actor(c))
+		if err != nil {
+			return h.refusedWrite(c, id, err)
 		}
 		changed(c)
 		return h.sendEvent(c, fiber.StatusOK, e, "", "")

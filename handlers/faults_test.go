@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -308,5 +309,192 @@ func TestStatementTimeoutEndsALockWait503(t *testing.T) {
 	}
 	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
 		t.Errorf("after the lock: status %s", got.Status)
+	}
+}
+
+// deadlineServer is the app over a fresh database whose sessions have the
+// given statement timeout, with the given request deadline.
+func deadlineServer(t *testing.T, statementTimeout, requestTimeout time.Duration) (*server, string) {
+	t.Helper()
+	dsn := dbtest.NewURL(t)
+	db, err := app.OpenDB(dsn, statementTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &server{t: t, db: db, clock: dbtest.NewClock(t0)}
+	s.svc = app.NewService(db, seoul, s.clock.Now)
+	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.f = f
+	return s, dsn
+}
+
+// TestLongDeadlineOutlastsALockWait: with EVENTS_REQUEST_TIMEOUT=30s (and
+// the statement timeout the service derives from it), a create that waits
+// 12 s on the unique index for another transaction's insert of the same
+// (source, source_ref) gets its 201 when that transaction rolls back. A
+// driver socket timeout of 5 s used to cut it at 5 s with a 503.
+func TestLongDeadlineOutlastsALockWait(t *testing.T) {
+	t.Parallel()
+	s, dsn := deadlineServer(t, 30*time.Second, 30*time.Second)
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'held', 'email', 'lock-12s')`); err != nil {
+		t.Fatal(err)
+	}
+	const hold = 12 * time.Second
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(hold)
+		_ = tx.Rollback()
+		close(released)
+	}()
+	began := time.Now()
+	e := s.json("POST", "/api/events", `{"kind":"task","title":"waits","source":"email","source_ref":"lock-12s"}`).event(t, http.StatusCreated)
+	took := time.Since(began)
+	<-released
+	if took < hold-time.Second {
+		t.Errorf("the create took %s; it should have waited for the lock (%s)", took, hold)
+	}
+	if e.Title != "waits" {
+		t.Errorf("stored %+v", e)
+	}
+	t.Logf("the create waited %s on the lock and was answered 201", took.Round(time.Millisecond))
+}
+
+// TestPassedDeadlineLeavesNoBackend: a request whose deadline (1 s) passes
+// during a lock wait is answered 503, and PostgreSQL has ended its
+// statement by then: no backend of the service still waits on the lock,
+// though the sessions' own statement timeout (20 s) is far away. The
+// driver sends no cancel request; before, the backend waited on.
+func TestPassedDeadlineLeavesNoBackend(t *testing.T) {
+	t.Parallel()
+	s, dsn := deadlineServer(t, 20*time.Second, time.Second)
+	e := s.create(`{"kind":"task","title":"locked"}`)
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var holderPID int
+	if err := tx.QueryRow("SELECT pg_backend_pid() FROM events WHERE id = ? FOR UPDATE", e.ID).Scan(&holderPID); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	for range 3 {
+		s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusServiceUnavailable)
+	}
+	if took := time.Since(began); took > 6*time.Second {
+		t.Errorf("three requests with a 1 s deadline took %s", took)
+	}
+	// PostgreSQL ends them just before the deadline; a loaded machine may
+	// take a moment to schedule them. Before, they waited 20 s.
+	var waiting int
+	for began := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		if err := holder.QueryRow(`SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> ? AND wait_event_type = 'Lock'`, holderPID).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 0 || time.Since(began) > 500*time.Millisecond {
+			break
+		}
+	}
+	if waiting != 0 {
+		t.Errorf("%d backends still wait on the lock after their requests' deadlines passed", waiting)
+	}
+	_ = tx.Rollback()
+	if got := s.op(e.ID, "complete", ""); got.Status != "done" {
+		t.Errorf("after the lock: status %s", got.Status)
+	}
+}
+
+// TestServerTroubleIs503: PostgreSQL's errors of class 53 (insufficient
+// resources) and 58 (system error) are the server's trouble, answered 503
+// with Retry-After, not a bug's 500; a full disk (53100) says so. Reads go
+// on meanwhile. A trigger raises each error for real through the stack.
+func TestServerTroubleIs503(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	kept := s.create(`{"kind":"task","title":"kept"}`)
+	for _, c := range []struct {
+		code, retry string
+		diskFull    bool
+	}{
+		{"53100", "30", true}, // disk_full
+		{"53200", "5", false}, // out_of_memory
+		{"53300", "5", false}, // too_many_connections
+		{"58030", "5", false}, // io_error
+		{"58P01", "5", false}, // undefined_file
+	} {
+		if _, err := s.db.Exec(`CREATE OR REPLACE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN RAISE EXCEPTION 'raised by the test' USING ERRCODE = '` + c.code + `'; END $$;
+			CREATE OR REPLACE TRIGGER fail_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_insert()`); err != nil {
+			t.Fatal(err)
+		}
+		a := s.json("POST", "/api/events", `{"kind":"task","title":"refused"}`)
+		p := a.problem(t, http.StatusServiceUnavailable)
+		if got := a.Header.Get("Retry-After"); got != c.retry {
+			t.Errorf("%s: Retry-After %q, want %q", c.code, got, c.retry)
+		}
+		if says := strings.Contains(p.Detail, "disk is full"); says != c.diskFull {
+			t.Errorf("%s: detail %q", c.code, p.Detail)
+		}
+		if strings.Contains(p.Detail, "raised by the test") {
+			t.Errorf("%s: the detail leaks the server's message: %q", c.code, p.Detail)
+		}
+		if got := s.get(path(kept.ID)).event(t, http.StatusOK); got.Title != "kept" {
+			t.Errorf("%s: the read answered %+v", c.code, got)
+		}
+		s.get("/api/events").want(t, http.StatusOK)
+	}
+}
+
+// TestDatabaseFaultNamesTheFullDisk: while the embedded database is down
+// because its disk is full (the cluster's Fault), the 503 of a request that
+// found it away says the disk is full.
+func TestDatabaseFaultNamesTheFullDisk(t *testing.T) {
+	t.Parallel()
+	db, err := app.OpenDB("postgres://x@127.0.0.1:1/x?sslmode=disable", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var diskFull atomic.Bool
+	diskFull.Store(true)
+	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }), handlers.Options{
+		Logger: quiet, DatabaseFault: func() error {
+			if diskFull.Load() {
+				return app.ErrDiskFull
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/api/events", "/readyz"} {
+		a := send(t, f, "GET", target, "", "")
+		if p := a.problem(t, http.StatusServiceUnavailable); !strings.Contains(p.Detail, "disk is full") || a.Header.Get("Retry-After") != "30" {
+			t.Errorf("%s with the disk full: %s, Retry-After %q", target, p.Detail, a.Header.Get("Retry-After"))
+		}
+	}
+	diskFull.Store(false)
+	a := send(t, f, "POST", "/api/events", jsonType, `{"kind":"task","title":"x"}`)
+	if p := a.problem(t, http.StatusServiceUnavailable); strings.Contains(p.Detail, "disk") || a.Header.Get("Retry-After") != "5" {
+		t.Errorf("down for another reason: %s, Retry-After %q", p.Detail, a.Header.Get("Retry-After"))
 	}
 }

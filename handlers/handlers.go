@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"events/app"
 	"events/docs"
@@ -43,6 +42,9 @@ type Options struct {
 	NotesURL                               string    // the sidebar's Notes entry; default /notes
 	Auth                                   *app.Auth // nil or not Enabled: no authentication
 	Logger                                 *slog.Logger
+	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
+	// is not known): the answers of requests that found it away say so.
+	DatabaseFault func() error
 }
 
 // Handlers serves the routes over one app.Service.
@@ -91,6 +93,9 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		// A list answer is tens of KB: a buffer that holds it whole goes out
 		// in one write, not the headers and then the body in pieces.
 		WriteBufferSize: 64 << 10,
+		// Heads of up to 64 KiB: the cookies of other apps on the same site
+		// ride along with the session's (fasthttp's default is 4 KiB).
+		ReadBufferSize: HeadLimit,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the
@@ -102,10 +107,11 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 
 // routes is the whole surface of the service, on one page.
 func (h *Handlers) routes(f *fiber.App) {
-	f.Use(requestid.New())
+	f.Use(requestID)
 	f.Use(h.logRequests)
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
+	f.Use(strictFraming)
 	f.Use(h.deadline)
 
 	f.Get("/healthz", h.healthz)
@@ -114,7 +120,6 @@ func (h *Handlers) routes(f *fiber.App) {
 
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
-	f.Use("/login", h.loginLimit())
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 
 	// Everything below needs the owner, when authentication is on.
@@ -191,11 +196,12 @@ func (h *Handlers) readyz(c *fiber.Ctx) error {
 }
 
 // deadline gives every request the configured deadline; database
-// statements inherit it.
+// statements inherit it, and PostgreSQL ends them when it passes (the
+// driver cannot cancel a statement it has sent).
 func (h *Handlers) deadline(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(context.Background(), h.opts.RequestTimeout)
 	defer cancel()
-	c.SetUserContext(ctx)
+	c.SetUserContext(app.WithStatementDeadline(ctx))
 	return c.Next()
 }
 
@@ -227,7 +233,7 @@ func (h *Handlers) logRequests(c *fiber.Ctx) error {
 	h.log.Info("request",
 		"id", c.GetRespHeader(fiber.HeaderXRequestID),
 		"method", c.Method(),
-		"path", c.Path(),
+		"path", loggedPath(c),
 		"status", c.Response().StatusCode(),
 		"duration_ms", float64(time.Since(start).Microseconds())/1000,
 		"client", clientIP(c))
@@ -280,6 +286,6 @@ func isTrustedProxy(ip net.IP, trusted []string) bool {
 // logPanic logs a handler's panic with its stack; the recover middleware
 // then answers 500 and the server keeps serving.
 func (h *Handlers) logPanic(c *fiber.Ctx, e any) {
-	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", c.Path(),
+	h.log.Error("panic", "id", c.GetRespHeader(fiber.HeaderXRequestID), "method", c.Method(), "path", loggedPath(c),
 		"panic", fmt.Sprint(e), "stack", string(debug.Stack()))
 }

@@ -62,10 +62,9 @@ func newServer(t *testing.T) *server {
 	return &server{t: t, f: newApp(t, svc), svc: svc, db: db, clock: c}
 }
 
-// live sends one request over TCP to the app served on a loopback port. It
-// is for a body over the limit: fasthttp writes the 413 and then reports the
-// error, which f.Test returns instead of the answer.
-func (s *server) live(method, target, ctype, body string, headers ...string) answer {
+// serveLive serves the app on a loopback port, through the listener events
+// serve uses, once; s.base is its address.
+func (s *server) serveLive() string {
 	s.t.Helper()
 	if s.base == "" {
 		f := newApp(s.t, s.svc)
@@ -73,10 +72,19 @@ func (s *server) live(method, target, ctype, body string, headers ...string) ans
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		go func() { _ = f.Listener(ln) }()
+		go func() { _ = f.Listener(handlers.Listener(ln)) }()
 		s.t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
 		s.base = "http://" + ln.Addr().String()
 	}
+	return s.base
+}
+
+// live sends one request over TCP to the app served on a loopback port. It
+// is for a body over the limit: fasthttp writes the 413 and then reports the
+// error, which f.Test returns instead of the answer.
+func (s *server) live(method, target, ctype, body string, headers ...string) answer {
+	s.t.Helper()
+	s.serveLive()
 	// A raw connection: the server answers 413 before it reads the body and
 	// closes, so a client that insists on writing the whole body first (as
 	// net/http's does) sees a reset instead of the answer.
@@ -319,6 +327,7 @@ var statusTitles = map[int]string{
 	403: "Forbidden",
 	422: "Unprocessable Content",
 	429: "Too Many Requests",
+	431: "Request Header Fields Too Large",
 	500: "Internal Server Error",
 	503: "Service Unavailable",
 }

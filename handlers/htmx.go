@@ -101,7 +101,7 @@ func sentence(s string) string {
 // address, or a browser asking anywhere outside the API.
 func wantsPage(c *fiber.Ctx) bool {
 	path := c.Path()
-	if strings.HasPrefix(path, "/api/") || path == "/api" {
+	if isAPI(path) {
 		return false
 	}
 	return path == "/events" || strings.HasPrefix(path, "/events/") ||

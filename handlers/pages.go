@@ -110,7 +110,7 @@ func (h *Handlers) detailPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	title := e.Title
+	title := shown(e.Title)
 	if title == "" {
 		title = "Untitled " + kindNames[e.Kind]
 	}
@@ -154,15 +154,6 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 // sidebar's Notes entry is for and how to point it at the notes.
 func (h *Handlers) notesPage(c *fiber.Ctx) error {
 	return c.Render("pages/notes", h.chrome(c, "Notes"))
-}
-
-// queryValues parses the query string.
-func queryValues(c *fiber.Ctx) (url.Values, error) {
-	q, err := url.ParseQuery(string(c.Request().URI().QueryString()))
-	if err != nil {
-		return nil, models.BadRequest("", "the query string does not parse: %s", err)
-	}
-	return q, nil
 }
 
 // itoa is strconv.FormatInt for ids.

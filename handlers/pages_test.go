@@ -111,7 +111,7 @@ func TestEventsPageEmptyTabAndBadQuery(t *testing.T) {
 			t.Errorf("empty %s tab: want a sentence saying so, got %v", tab, m)
 		}
 	}
-	for _, target := range []string{"/events?tab=later", "/events?tab=today&tab=inbox", "/events?sort=title"} {
+	for _, target := range []string{"/events?tab=later", "/events?tab=today&tab=inbox", "/events?sort=title", "/events?tab=today%00", "/events?tab=%FF"} {
 		body := s.get(target).pageHTML(t, http.StatusBadRequest)
 		if !strings.Contains(body, "400") || !strings.Contains(body, "tab") {
 			t.Errorf("%s: want a 400 page naming the parameter, got:\n%s", target, body)

@@ -14,6 +14,7 @@ import (
 // message why a request was refused.
 func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, message string) error {
 	c.Status(status)
+	setETag(c, e) // the event's validator, on every answer with one event (etag.go)
 	if fragment(c) {
 		if targetOf(c) == toDetail {
 			return c.Render("partials/detail", h.detail(e, nil, nil, saved, message))

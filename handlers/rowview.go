@@ -98,7 +98,7 @@ func (r rowView) Tag() string {
 	if r.ProjectTag == nil {
 		return ""
 	}
-	return *r.ProjectTag
+	return shown(*r.ProjectTag)
 }
 
 // IsOverdue reports an open task due before today.

@@ -99,14 +99,14 @@ var EventFields = []Field{
 	integer("priority", func(e *Event) *int { return &e.Priority }, func(in *Input) any { return &in.Priority }, editable...).
 		form("Priority", "priority", "").constraints("priority_range"),
 	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
-		form("Project tag", "text", "").limit(MaxProjectTag, false).constraints("project_tag_length"),
+		form("Project tag", "text", "").limit(MaxProjectTag, false).constraints("project_tag_length", "project_tag_without_bidi"),
 	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
 	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
 	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
 		form("Deferred until", "datetime-local", "").notNullInRequests(),
 	enum[Source]("source", func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields),
 	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).
-		limit(MaxSourceRef, false).constraints("source_ref_iff_source", "source_ref_length"),
+		limit(MaxSourceRef, false).constraints("source_ref_iff_source", "source_ref_length", "source_ref_without_bidi"),
 	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
 	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
 	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),

@@ -206,6 +206,9 @@ func textOK(s string, max int, multiline bool) bool {
 		if unicode.IsControl(r) && r != '\t' && !(multiline && r == '\n') {
 			return false
 		}
+		if !multiline && IsBidiControl(r) {
+			return false
+		}
 	}
 	return true
 }

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // zones load where the host has no time zone database
+	_ "time/tzdata"
+	"unicode"
+	"unicode/utf8" // zones load where the host has no time zone database
 )
 
 // Listing names a list endpoint.
@@ -83,6 +85,9 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 		if len(q[name]) > 1 {
 			return lq, BadRequest(name, "appears more than once (a list is comma-separated)")
 		}
+		if v := q.Get(name); !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+			return lq, BadRequest(name, "must be UTF-8 text without control characters")
+		}
 		if name != "cursor" && name != "limit" {
 			binding = append(binding, url.QueryEscape(name)+"="+url.QueryEscape(q.Get(name)))
 		}
@@ -104,7 +109,14 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 		return lq, err
 	}
 	if q.Has("project_tag") {
+		// the same rules as the field it filters: a value no event can hold
+		// is refused rather than matched against nothing
 		tag := strings.TrimSpace(q.Get("project_tag"))
+		var fe FieldErrors
+		checkText(&fe, "project_tag", tag, MaxProjectTag, false)
+		if len(fe) > 0 {
+			return lq, BadRequest("project_tag", "%s", fe[0].Message)
+		}
 		lq.ProjectTag = &tag
 	}
 	for _, p := range []struct {
@@ -205,7 +217,7 @@ func (lq ListQuery) decodeCursor(s string) (Position, error) {
 			return Position{}, bad
 		}
 		t := time.UnixMicro(us).UTC()
-		if y := t.Year(); y < 0 || y > 10000 {
+		if y := t.Year(); y < 1 || y > 10000 {
 			// No event has such a time (they are in the years 0001..9999,
 			// give or take a zone's day), and PostgreSQL refuses some: the
 			// check is no secret, so a well-signed cursor may still lie.

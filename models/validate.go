@@ -288,7 +288,19 @@ func checkText(fe *FieldErrors, name, s string, max int, multiline bool) {
 			fe.add(name, "must not contain control characters (found U+%04X)", r)
 			return
 		}
+		if !multiline && IsBidiControl(r) {
+			fe.add(name, "must not contain bidirectional control characters (found U+%04X)", r)
+			return
+		}
 	}
+}
+
+// IsBidiControl reports whether r is an explicit bidirectional control
+// (U+202A..U+202E embeddings and overrides, U+2066..U+2069 isolates): in an
+// identifier (project_tag, source_ref) it only serves to make text read
+// other than it is stored ("invoice \u202egpj.exe" shows as "invoice exe.jpg").
+func IsBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
 func sameTime(a, b *time.Time) bool {

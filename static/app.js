@@ -48,16 +48,38 @@
 
   function quickInput() { return document.getElementById(ids.quickTitle); }
 
+  // Retries (Idempotency-Key): each quick-record line has a key of its own.
+  // Sending the same line again (Enter pressed twice, or again after an
+  // answer that never came) sends the same key, so the server records it
+  // once; a changed line, or the next one after a record, gets a new key.
+  var quickKey = null;
+  function newKey() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16)); // no secure context needed, unlike randomUUID
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+  document.addEventListener("input", function (evt) {
+    if (evt.target && evt.target.id === ids.quickTitle) quickKey = null;
+  });
+
   // Every request of a logged-in page carries the session's CSRF token.
   var csrf = document.querySelector('meta[name="csrf-token"]');
 
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, source = ctx.sourceElement;
     if (csrf) ctx.request.headers["X-CSRF-Token"] = csrf.content;
-    if (source.id === ids.quickRecord && !(quickInput().value || "").trim()) {
-      evt.preventDefault(); // an empty line records nothing
-      return;
+    if (source.id === ids.quickRecord) {
+      if (!(quickInput().value || "").trim()) {
+        evt.preventDefault(); // an empty line records nothing
+        return;
+      }
+      quickKey = quickKey || newKey();
+      ctx.request.headers["Idempotency-Key"] = quickKey;
     }
+    // A write from inside a drawn event (its row, or the detail section)
+    // carries the validator it was drawn with, so a stale tab's click or
+    // save is refused (412) instead of overwriting a newer change.
+    var drawn = source.closest && source.closest("[data-etag]");
+    if (drawn && ctx.request.method !== "GET") ctx.request.headers["If-Match"] = drawn.dataset.etag;
     var until = source.dataset && source.dataset.preset && preset(source.dataset);
     if (until) {
       ctx.request.body.set("defer_until", until);
@@ -72,6 +94,7 @@
     var input = quickInput();
     if (ctx.response && ctx.response.status < 400) {
       input.value = "";
+      quickKey = null; // recorded: the next line is another record
       document.getElementById(ids.quickError).replaceChildren();
     }
     input.focus();

@@ -6,9 +6,12 @@ package pgcluster
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -49,7 +52,30 @@ type Options struct {
 	Fast bool
 	// Logger may be nil.
 	Logger *slog.Logger
+	// SharedRoot is where, run as root, the cluster lives when the server's user cannot reach
+	// DataDir; empty means DefaultSharedRoot.
+	SharedRoot string
+	// LogLimit caps the server log: past it, the log is moved to <log>.1 (replacing the one
+	// before) and starts empty. 0 means 10 MiB.
+	LogLimit int64
 }
+
+const (
+	defaultLogLimit = 10 << 20
+	// watchInterval is how often the watcher checks that the server lives.
+	watchInterval = 200 * time.Millisecond
+	// maxRestartDelay bounds the wait between two attempts to start a server that died.
+	maxRestartDelay = 10 * time.Second
+	// lowDisk is the free space under which a server that is down is said to be down for a
+	// full disk: a new WAL segment needs 16 MiB.
+	lowDisk = 16 << 20
+)
+
+// ErrDiskFull is the Fault of a cluster whose server is down while its disk is (nearly) full.
+var ErrDiskFull = errors.New("the disk of the PostgreSQL data is full")
+
+// ErrRestarting is the Fault of a cluster whose server died and is being started again.
+var ErrRestarting = errors.New("the PostgreSQL server stopped and is being started again")
 
 // Cluster is a running PostgreSQL cluster started by Start.
 type Cluster struct {
@@ -61,6 +87,17 @@ type Cluster struct {
 	acct     *account
 	log      *slog.Logger
 	owner    *os.File // holds an exclusive flock while the cluster is ours
+	fast     bool
+	logLimit int64
+	attached bool // Open found it run by another process: Stop leaves it running
+
+	quit chan struct{} // closed by Stop: the watcher ends
+	done chan struct{} // closed when the watcher has ended
+
+	stateMu sync.Mutex
+	pid     int   // of the postmaster
+	fault   error // nil while the server runs
+	logFrom int64 // size of the log when the server last started
 
 	mu      sync.Mutex
 	stopped bool
@@ -69,35 +106,32 @@ type Cluster struct {
 
 // Start starts the cluster in opts.DataDir, creating it with initdb on first use, and creates
 // opts.Database when missing. As root, PostgreSQL runs as the owner of an existing data folder
-// when that is not root, else as the user postgres. A cluster that is already running there is
-// refused while the process that started it lives, and stopped and started again when that
-// process is gone.
+// when that is not root, else as the user postgres; when that user cannot reach opts.DataDir (a
+// project in /root), the cluster lives in a folder of its own under opts.SharedRoot instead. A
+// cluster that is already running there is refused while the process that started it lives, and
+// stopped and started again when that process is gone. The cluster runs with the server programs
+// of the major version that made it. Until Stop, the cluster is watched: a server that dies is
+// started again (see Fault), and its log is kept under opts.LogLimit.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
-	if opts.DataDir == "" {
-		return nil, errors.New("pgcluster: no data folder given")
-	}
-	dataDir, err := filepath.Abs(opts.DataDir)
-	if err != nil {
-		return nil, err
-	}
-	if strings.ContainsAny(dataDir, "\"$`\\\n") {
-		return nil, fmt.Errorf("the PostgreSQL data folder %q contains a character pg_ctl cannot quote (\" $ ` \\ or a newline): choose another folder", dataDir)
-	}
-	bin, err := FindBinaries()
-	if err != nil {
-		return nil, err
-	}
-	acct, err := serverAccount(dataDir)
-	if err != nil {
-		return nil, err
-	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	dataDir, acct, err := resolve(opts, log)
+	if err != nil {
+		return nil, err
+	}
+	bin, err := BinariesFor(dataDir)
+	if err != nil {
+		return nil, err
+	}
 	database := opts.Database
 	if database == "" {
 		database = "postgres"
+	}
+	logLimit := opts.LogLimit
+	if logLimit == 0 {
+		logLimit = defaultLogLimit
 	}
 	c := &Cluster{
 		bin:      bin,
@@ -106,14 +140,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		database: database,
 		acct:     acct,
 		log:      log,
-	}
-
-	parent := filepath.Dir(dataDir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the folder %s for the PostgreSQL data: %w", parent, err)
-	}
-	if err := acct.checkReach(parent); err != nil {
-		return nil, err
+		fast:     opts.Fast,
+		logLimit: logLimit,
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
 	}
 
 	began := time.Now()
@@ -125,12 +155,101 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	if err := c.createDatabase(ctx); err != nil {
+		close(c.done)
 		_ = c.Stop()
 		return nil, err
 	}
-	log.Info("postgres started", "data", dataDir, "socket", c.sockDir, "user", acct.name, "took", time.Since(began).Round(time.Millisecond))
+	c.pid = postmasterPIDOf(c.dataDir)
+	go c.watch()
+	log.Info("postgres started", "data", dataDir, "socket", c.sockDir, "user", acct.name, "binaries", bin, "took", time.Since(began).Round(time.Millisecond))
 	return c, nil
 }
+
+// resolve returns the absolute data folder of opts and the account PostgreSQL runs as there,
+// moving the cluster under opts.SharedRoot when that account cannot reach opts.DataDir.
+func resolve(opts Options, log *slog.Logger) (string, *account, error) {
+	if opts.DataDir == "" {
+		return "", nil, errors.New("pgcluster: no data folder given")
+	}
+	dataDir, err := filepath.Abs(opts.DataDir)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := quotable(dataDir); err != nil {
+		return "", nil, err
+	}
+	acct, err := serverAccount(dataDir)
+	if err != nil {
+		return "", nil, err
+	}
+	parent := filepath.Dir(dataDir)
+	reachErr := acct.checkReach(parent)
+	if acct.cred != nil {
+		shared := opts.SharedRoot
+		if shared == "" {
+			shared = DefaultSharedRoot
+		}
+		alt := sharedDataDir(shared, dataDir)
+		_, statErr := os.Stat(filepath.Join(alt, "PG_VERSION"))
+		if reachErr != nil || statErr == nil {
+			// Once moved, the cluster stays there, even when the project folder becomes reachable.
+			if err := os.MkdirAll(filepath.Dir(alt), 0o755); err != nil {
+				return "", nil, fmt.Errorf("%w; and the folder %s, where the cluster would live instead, cannot be made: %w", reachErr, filepath.Dir(alt), err)
+			}
+			altAcct, err := serverAccount(alt)
+			if err != nil {
+				return "", nil, err
+			}
+			if err := altAcct.checkReach(filepath.Dir(alt)); err != nil {
+				return "", nil, err
+			}
+			if err := quotable(alt); err != nil {
+				return "", nil, err
+			}
+			_ = os.WriteFile(filepath.Join(filepath.Dir(alt), "origin"), []byte(dataDir+"\n"), 0o644)
+			log.Info("postgres data kept outside the project folder, which its user cannot enter", "user", altAcct.name, "project_data", dataDir, "data", alt)
+			return alt, altAcct, nil
+		}
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", nil, fmt.Errorf("cannot create the folder %s for the PostgreSQL data: %w", parent, err)
+	}
+	if reachErr != nil {
+		return "", nil, reachErr
+	}
+	return dataDir, acct, nil
+}
+
+// DefaultSharedRoot is where, run as root, the clusters of project folders that the server's
+// user cannot enter are kept: one folder per project data folder.
+const DefaultSharedRoot = "/var/lib/events"
+
+// sharedDataDir is the data folder under root for the project data folder dataDir: named after
+// the project folder, with a hash of the full path so two checkouts never share one.
+func sharedDataDir(root, dataDir string) string {
+	sum := sha256.Sum256([]byte(dataDir))
+	name := filepath.Base(filepath.Dir(filepath.Dir(dataDir)))
+	name = strings.Trim(unsafeName.ReplaceAllString(name, "_"), "._")
+	if name == "" {
+		name = "events"
+	}
+	return filepath.Join(root, name+"-"+hex.EncodeToString(sum[:6]), "postgres")
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+func quotable(dataDir string) error {
+	if strings.ContainsAny(dataDir, "\"$`\\\n") {
+		return fmt.Errorf("the PostgreSQL data folder %q contains a character pg_ctl cannot quote (\" $ ` \\ or a newline): choose another folder", dataDir)
+	}
+	return nil
+}
+
+// DataDir is the cluster's data folder (elsewhere than Options.DataDir when it was moved).
+func (c *Cluster) DataDir() string { return c.dataDir }
+
+// Bin is the folder of the server programs the cluster runs with (and of its pg_dump).
+func (c *Cluster) Bin() string { return c.bin }
 
 // URL returns the pgdriver DSN of the cluster's database, through its Unix socket.
 func (c *Cluster) URL() string {
@@ -151,6 +270,11 @@ func (c *Cluster) Stop() error {
 		return c.stopErr
 	}
 	c.stopped = true
+	if c.attached {
+		return nil
+	}
+	close(c.quit)
+	<-c.done
 
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
@@ -283,15 +407,30 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 		os.RemoveAll(sockDir)
 		return err
 	}
+	if err := c.launch(ctx); err != nil {
+		os.RemoveAll(sockDir)
+		return err
+	}
+	return nil
+}
 
-	opts := []string{"-k", sockDir, "-p", strconv.Itoa(port), "-c", "listen_addresses="}
-	if fast {
+// launch runs pg_ctl start in c.sockDir, which exists. A cancelled ctx stops what was started.
+func (c *Cluster) launch(ctx context.Context) error {
+	opts := []string{"-k", c.sockDir, "-p", strconv.Itoa(port), "-c", "listen_addresses=",
+		// bun writes arguments into the SQL text: the log of a failed
+		// statement would hold titles and descriptions, and so would the
+		// DETAIL of a broken constraint ("Failing row contains ...").
+		"-c", "log_min_error_statement=panic", "-c", "log_error_verbosity=terse"}
+	if c.fast {
 		opts = append(opts, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
 	var logStart int64
 	if fi, err := os.Stat(c.logPath); err == nil {
 		logStart = fi.Size()
 	}
+	c.stateMu.Lock()
+	c.logFrom = logStart
+	c.stateMu.Unlock()
 	out, err := c.pgctl(ctx, "start", "-w", "-t", "60", "-D", c.dataDir, "-l", c.logPath, "-o", shellJoin(opts))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -299,7 +438,6 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 			_, _ = c.pgctl(stopCtx, "stop", "-w", "-m", "immediate", "-D", c.dataDir)
 			cancel()
 		}
-		os.RemoveAll(sockDir)
 		if tail := c.logTail(logStart); tail != "" {
 			return fmt.Errorf("PostgreSQL in %s did not start (pg_ctl: %v); the end of its log %s:\n%s", c.dataDir, err, c.logPath, tail)
 		}
@@ -308,11 +446,261 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 	return nil
 }
 
+// Fault says why the server is not running while the cluster is watched: nil while it runs,
+// ErrDiskFull (wrapped) while it is down and its disk is full, else ErrRestarting (wrapped).
+func (c *Cluster) Fault() error {
+	c.stateMu.Lock()
+	defer c.stateMu.Unlock()
+	return c.fault
+}
+
+// watch checks every watchInterval that the server lives, and starts it again when it died
+// (killed, or stopped by itself after a failed WAL write on a full disk), waiting longer after
+// each failed attempt; it also keeps the log under its limit. It ends when Stop closes c.quit.
+func (c *Cluster) watch() {
+	defer close(c.done)
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.quit:
+			return
+		case <-tick.C:
+		}
+		c.capLog()
+		c.stateMu.Lock()
+		pid := c.pid
+		c.stateMu.Unlock()
+		if pid == 0 { // postmaster.pid could not be read after the start
+			if pid = postmasterPIDOf(c.dataDir); pid == 0 {
+				continue
+			}
+			c.stateMu.Lock()
+			c.pid = pid
+			c.stateMu.Unlock()
+		}
+		if processAlive(pid) {
+			continue
+		}
+		c.restart(pid)
+	}
+}
+
+// restart starts a server that died, until it runs or Stop is called.
+func (c *Cluster) restart(deadPID int) {
+	began := time.Now()
+	reapIfOurs(deadPID)
+	c.stateMu.Lock()
+	from := c.logFrom
+	c.stateMu.Unlock()
+	c.setFault()
+	c.log.Error("postgres stopped without being asked to: starting it again", "data", c.dataDir, "pid", deadPID,
+		"disk_free", c.diskFree(), "log", c.logPath, "log_tail", c.logTail(from))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-c.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	var delay time.Duration
+	for attempt := 1; ; attempt++ {
+		select {
+		case <-c.quit:
+			return
+		case <-time.After(delay):
+		}
+		c.clearStaleLocks(deadPID)
+		err := c.launch(ctx)
+		if err == nil {
+			pid := postmasterPIDOf(c.dataDir)
+			c.log.Warn("postgres started again", "data", c.dataDir, "pid", pid, "attempt", attempt, "down_for", time.Since(began).Round(time.Millisecond))
+			c.stateMu.Lock()
+			c.pid, c.fault = pid, nil
+			c.stateMu.Unlock()
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		delay = min(max(2*delay, 250*time.Millisecond), maxRestartDelay)
+		c.setFault()
+		c.log.Error("postgres did not start again: trying later", "data", c.dataDir, "attempt", attempt, "next_in", delay, "disk_free", c.diskFree(), "error", err)
+	}
+}
+
+// setFault records why the server is down.
+func (c *Cluster) setFault() {
+	fault := ErrRestarting
+	if free, ok := c.freeBytes(); ok && free < lowDisk {
+		fault = ErrDiskFull
+	}
+	c.stateMu.Lock()
+	c.fault = fault
+	c.stateMu.Unlock()
+}
+
+// freeBytes is the space left to unprivileged users on the data folder's file system.
+func (c *Cluster) freeBytes() (uint64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(c.dataDir, &st); err != nil {
+		return 0, false
+	}
+	return st.Bavail * uint64(st.Bsize), true
+}
+
+func (c *Cluster) diskFree() string {
+	free, ok := c.freeBytes()
+	if !ok {
+		return "unknown"
+	}
+	return strconv.FormatUint(free>>10, 10) + " KiB"
+}
+
+// capLog moves the log to <log>.1 once it is over the limit and empties it. pg_ctl opened it
+// for appending, so the server writes on at its new end; lines written between the copy and the
+// truncation are lost.
+func (c *Cluster) capLog() {
+	fi, err := os.Stat(c.logPath)
+	if err != nil || fi.Size() <= c.logLimit {
+		return
+	}
+	old := c.logPath + ".1"
+	if err := copyFile(c.logPath, old); err != nil {
+		c.log.Warn("cannot keep the previous postgres log", "log", old, "error", err)
+		return
+	}
+	_ = c.acct.chown(old)
+	if err := os.Truncate(c.logPath, 0); err != nil {
+		c.log.Warn("cannot empty the postgres log", "log", c.logPath, "error", err)
+		return
+	}
+	c.stateMu.Lock()
+	c.logFrom = 0
+	c.stateMu.Unlock()
+	c.log.Info("postgres log rotated", "log", c.logPath, "previous", old, "size", fi.Size())
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := to + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, to)
+}
+
+// processAlive reports whether pid runs; a zombie (dead, not yet reaped) does not.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		if i := bytes.LastIndexByte(b, ')'); i > 0 && bytes.HasPrefix(b[i:], []byte(") Z")) {
+			return false
+		}
+	}
+	return true
+}
+
+// clearStaleLocks removes the lock files of a dead postmaster that is still a zombie: a new
+// postmaster takes a pid that still exists for a live server and refuses to start, and where the
+// parent of orphans does not reap them (make or a shell as PID 1 of a container), it would refuse
+// for ever. They are removed only once no process works in the data folder any more (the old
+// server's children all do), so two servers never share the data.
+func (c *Cluster) clearStaleLocks(deadPID int) {
+	if !isZombie(deadPID) || postmasterPIDOf(c.dataDir) != deadPID || workingIn(c.dataDir) {
+		return
+	}
+	_ = os.Remove(filepath.Join(c.dataDir, "postmaster.pid"))
+	_ = os.Remove(filepath.Join(c.sockDir, ".s.PGSQL."+strconv.Itoa(port)+".lock"))
+	c.log.Warn("postgres lock files of the dead server removed: it is a zombie nobody has reaped yet", "data", c.dataDir, "pid", deadPID)
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && bytes.HasPrefix(b[i:], []byte(") Z"))
+}
+
+// workingIn reports whether a live process has dir as its working folder (or when that cannot
+// be known).
+func workingIn(dir string) bool {
+	want, err := os.Stat(dir)
+	if err != nil {
+		return true
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		if fi, err := os.Stat("/proc/" + e.Name() + "/cwd"); err == nil && os.SameFile(fi, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// reapIfOurs reaps pid when it is a zombie child of this process: as PID 1 (a container without
+// an init), the orphaned postmaster is ours, and while it is a zombie a new one refuses to start.
+func reapIfOurs(pid int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return
+	}
+	fields := strings.Fields(string(b[i+1:])) // state, ppid, ...
+	if len(fields) > 1 && fields[0] == "Z" && fields[1] == strconv.Itoa(os.Getpid()) {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	}
+}
+
+// postmasterPIDOf reads the server's pid from the first line of postmaster.pid; 0 when unknown.
+func postmasterPIDOf(dataDir string) int {
+	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	return pid
+}
+
 // StopLeftover stops the cluster in dataDir when one runs there although
 // the process that started it is gone (killed before it could call Stop), and
 // removes its socket folder. Nothing running is not an error.
 func StopLeftover(dataDir string) error {
-	bin, err := FindBinaries()
+	bin, err := BinariesFor(dataDir)
 	if err != nil {
 		return err
 	}

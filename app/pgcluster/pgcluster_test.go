@@ -2,15 +2,18 @@ package pgcluster
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -291,24 +294,79 @@ func postmasterPID(t *testing.T, dataDir string) int {
 	return pid
 }
 
-func TestUnreachableFolder(t *testing.T) {
+// TestUnreachableFolderMovesTheCluster: run as root from a project in a folder the postgres user
+// cannot enter (a home folder such as /root, mode 0700), the cluster lives under the shared root
+// instead, one folder per project data folder, says where, and is found again at the next start;
+// the home folder's mode is left alone.
+func TestUnreachableFolderMovesTheCluster(t *testing.T) {
 	requireBinaries(t)
 	if os.Geteuid() != 0 {
-		t.Skip("the check applies when running as root")
+		t.Skip("the move applies when running as root")
 	}
-	blocked := filepath.Join(tempRoot(t), "blocked")
-	if err := os.Mkdir(blocked, 0o700); err != nil {
+	t.Parallel()
+	root := tempRoot(t)
+	home := filepath.Join(root, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Start(context.Background(), Options{DataDir: filepath.Join(blocked, "data", "postgres")})
-	if err == nil {
-		c.Stop()
-		t.Fatal("Start succeeded")
+	shared := filepath.Join(root, "shared")
+	projectData := filepath.Join(home, "events", ".data", "postgres")
+	var logs syncBuffer
+	opts := Options{DataDir: projectData, SharedRoot: shared, Fast: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	c := start(t, opts)
+	want := sharedDataDir(shared, projectData)
+	if c.dataDir != want || !strings.HasPrefix(want, filepath.Join(shared, "events-")) {
+		t.Errorf("the cluster lives in %s, want %s", c.dataDir, want)
 	}
-	want := fmt.Sprintf("PostgreSQL runs as user postgres, which cannot enter %s (mode 0700): set EVENTS_DATA_DIR to a folder it can reach, or chmod o+x %s", blocked, blocked)
-	if err.Error() != want {
-		t.Errorf("error:\n%s\nwant:\n%s", err, want)
+	if !strings.Contains(logs.String(), "postgres data kept outside the project folder") || !strings.Contains(logs.String(), "data="+want) {
+		t.Errorf("the start does not say where the data is:\n%s", logs.String())
 	}
+	if origin, err := os.ReadFile(filepath.Join(filepath.Dir(want), "origin")); err != nil || strings.TrimSpace(string(origin)) != projectData {
+		t.Errorf("origin file: %q, %v", origin, err)
+	}
+	if _, err := open(t, c.URL()).Exec("CREATE TABLE kept (x int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(home); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the home folder's mode changed: %v, %v", fi.Mode(), err)
+	}
+
+	c2 := start(t, opts)
+	var x int
+	if err := open(t, c2.URL()).QueryRow("SELECT x FROM kept").Scan(&x); err != nil || x != 7 || c2.dataDir != want {
+		t.Errorf("second start: %s, x = %d, %v", c2.dataDir, x, err)
+	}
+	if other := sharedDataDir(shared, filepath.Join(home, "events-copy", ".data", "postgres")); other == want {
+		t.Errorf("two project folders share %s", other)
+	}
+
+	// When the shared root is unreachable too, the sentence says what to change.
+	_, err := Start(context.Background(), Options{DataDir: projectData, SharedRoot: filepath.Join(home, "shared"), Fast: true})
+	wantErr := fmt.Sprintf("PostgreSQL runs as user postgres, which cannot enter %s (mode 0700): set EVENTS_DATA_DIR to a folder it can reach, or chmod o+x %s", home, home)
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("shared root unreachable too:\n%v\nwant:\n%s", err, wantErr)
+	}
+}
+
+// syncBuffer is a log destination read while the cluster writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func TestNonEmptyFolderRefused(t *testing.T) {
@@ -368,53 +426,143 @@ func TestFindBinaries(t *testing.T) {
 	}
 }
 
-func TestFindBinariesOrder(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	mk := func(dir string) string {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+// fakeBinaries makes dir with initdb, pg_ctl and postgres scripts; postgres --version prints
+// version.
+func fakeBinaries(t *testing.T, dir, version string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range serverPrograms {
+		script := "#!/bin/sh\necho '" + p + " (PostgreSQL) " + version + "'\n"
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range serverPrograms {
-			if err := os.WriteFile(filepath.Join(dir, p), []byte("#!/bin/sh\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return dir
 	}
+	return dir
+}
+
+// TestFindBinariesOrder: a new cluster gets the newest installed major, whether it is under the
+// library folder or on PATH; a folder without the programs, or not named by a version, is not one.
+func TestFindBinariesOrder(t *testing.T) {
+	root := t.TempDir()
 	lib := filepath.Join(root, "lib")
-	mk(filepath.Join(lib, "9.6", "bin"))
-	want := mk(filepath.Join(lib, "10", "bin"))
+	fakeBinaries(t, filepath.Join(lib, "9.6", "bin"), "9.6.24")
+	want := fakeBinaries(t, filepath.Join(lib, "10", "bin"), "10.23")
 	if err := os.MkdirAll(filepath.Join(lib, "17", "bin"), 0o755); err != nil { // no programs
 		t.Fatal(err)
 	}
-	mk(filepath.Join(lib, "notaversion", "bin"))
+	fakeBinaries(t, filepath.Join(lib, "notaversion", "bin"), "18.0")
 	notFound := func(string) (string, error) { return "", exec.ErrNotFound }
 
-	if got, err := findBinaries(notFound, lib); err != nil || got != want {
+	if got, err := findBinaries(notFound, lib, ""); err != nil || got != want {
 		t.Errorf("newest version: got %q, %v; want %q", got, err, want)
 	}
 
-	onPath := mk(filepath.Join(root, "path"))
-	inPath := func(string) (string, error) { return filepath.Join(onPath, "initdb"), nil }
-	if got, err := findBinaries(inPath, lib); err != nil || got != onPath {
-		t.Errorf("PATH: got %q, %v; want %q", got, err, onPath)
+	newer := fakeBinaries(t, filepath.Join(root, "path"), "16.2")
+	inPath := func(string) (string, error) { return filepath.Join(newer, "initdb"), nil }
+	if got, err := findBinaries(inPath, lib, ""); err != nil || got != newer {
+		t.Errorf("a newer major on PATH: got %q, %v; want %q", got, err, newer)
+	}
+	older := fakeBinaries(t, filepath.Join(root, "oldpath"), "9.5.1")
+	inOldPath := func(string) (string, error) { return filepath.Join(older, "initdb"), nil }
+	if got, err := findBinaries(inOldPath, lib, ""); err != nil || got != want {
+		t.Errorf("an older major on PATH: got %q, %v; want %q", got, err, want)
 	}
 
 	links := filepath.Join(root, "links")
 	if err := os.Mkdir(links, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(onPath, "initdb"), filepath.Join(links, "initdb")); err != nil {
+	if err := os.Symlink(filepath.Join(newer, "initdb"), filepath.Join(links, "initdb")); err != nil {
 		t.Fatal(err)
 	}
 	viaLink := func(string) (string, error) { return filepath.Join(links, "initdb"), nil }
-	if got, err := findBinaries(viaLink, lib); err != nil || got != onPath {
-		t.Errorf("symlink on PATH: got %q, %v; want %q", got, err, onPath)
+	if got, err := findBinaries(viaLink, filepath.Join(root, "none"), ""); err != nil || got != newer {
+		t.Errorf("symlink on PATH: got %q, %v; want %q", got, err, newer)
 	}
 
-	if _, err := findBinaries(notFound, filepath.Join(root, "none")); !errors.Is(err, ErrNoBinaries) {
+	if _, err := findBinaries(notFound, filepath.Join(root, "none"), ""); !errors.Is(err, ErrNoBinaries) {
 		t.Errorf("nothing installed: %v, want ErrNoBinaries", err)
+	}
+}
+
+// TestBinariesByPGVersion: an existing cluster runs with the programs of the major its
+// PG_VERSION names, wherever a newer one is installed; a major that is not installed stops with
+// one sentence naming the package, and the upgrade when a newer major is there.
+func TestBinariesByPGVersion(t *testing.T) {
+	root := t.TempDir()
+	lib := filepath.Join(root, "lib")
+	v13 := fakeBinaries(t, filepath.Join(lib, "13", "bin"), "13.16")
+	v16 := fakeBinaries(t, filepath.Join(lib, "16", "bin"), "16.4")
+	onPath := fakeBinaries(t, filepath.Join(root, "path"), "14.2")
+	inPath := func(string) (string, error) { return filepath.Join(onPath, "initdb"), nil }
+	notFound := func(string) (string, error) { return "", exec.ErrNotFound }
+	cluster := func(version string) string {
+		dir := filepath.Join(t.TempDir(), "postgres")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "PG_VERSION"), []byte(version+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, c := range []struct {
+		version string
+		path    func(string) (string, error)
+		want    string
+	}{
+		{"13", notFound, v13},
+		{"16", notFound, v16},
+		{"13", inPath, v13},
+		{"14", inPath, onPath},
+	} {
+		if got, err := findBinaries(c.path, lib, cluster(c.version)); err != nil || got != c.want {
+			t.Errorf("PG_VERSION %s: got %q, %v; want %q", c.version, got, err, c.want)
+		}
+	}
+	if got, err := findBinaries(notFound, lib, filepath.Join(root, "new", "postgres")); err != nil || got != v16 {
+		t.Errorf("a new cluster: got %q, %v; want the newest, %q", got, err, v16)
+	}
+
+	dir := cluster("15")
+	_, err := findBinaries(notFound, lib, dir)
+	want := fmt.Sprintf("the PostgreSQL cluster in %s was made by PostgreSQL 15, whose server programs are not installed (PostgreSQL 16 is): install them with your system's PostgreSQL 15 server package (Debian/Ubuntu: apt-get install postgresql-15), or upgrade the cluster to PostgreSQL 16 with pg_upgrade, which needs both versions' programs", dir)
+	if err == nil || err.Error() != want {
+		t.Errorf("PG_VERSION 15, 13 and 16 installed:\n%v\nwant:\n%s", err, want)
+	}
+	dir = cluster("17")
+	_, err = findBinaries(notFound, lib, dir)
+	want = fmt.Sprintf("the PostgreSQL cluster in %s was made by PostgreSQL 17, whose server programs are not installed: install them with your system's PostgreSQL 17 server package (Debian/Ubuntu: apt-get install postgresql-17)", dir)
+	if err == nil || err.Error() != want {
+		t.Errorf("PG_VERSION 17, older installed:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+// TestStartWithAnotherMajorsCluster: Start on a cluster whose PG_VERSION names a major that is
+// not installed stops with the sentence, before running any server program (it used to run the
+// newest, which failed with "database files are incompatible with server" in its log).
+func TestStartWithAnotherMajorsCluster(t *testing.T) {
+	requireBinaries(t)
+	dataDir := filepath.Join(tempRoot(t), "postgres")
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dataDir, "PG_VERSION"), []byte("9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), Options{DataDir: dataDir, Fast: true})
+	if err == nil {
+		c.Stop()
+		t.Fatal("Start succeeded")
+	}
+	want := fmt.Sprintf("the PostgreSQL cluster in %s was made by PostgreSQL 9, whose server programs are not installed", dataDir)
+	if !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "apt-get install postgresql-9") {
+		t.Errorf("error %q, want it to start with %q and name the package", err, want)
+	}
+	if _, err := os.Stat(dataDir + ".log"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a server program ran: the log exists (%v)", err)
 	}
 }
 
@@ -424,5 +572,105 @@ func TestShellJoin(t *testing.T) {
 	want := `-k '/tmp/a b' -c listen_addresses= 'it'\''s'`
 	if got != want {
 		t.Errorf("shellJoin = %s, want %s", got, want)
+	}
+}
+
+// TestKilledServerComesBack: the watcher finds a postmaster killed with SIGKILL and starts it
+// again, with no call from the program, well within 10 s; it logs why, with the tail of the
+// server's log, and the data is all there.
+func TestKilledServerComesBack(t *testing.T) {
+	requireBinaries(t)
+	t.Parallel()
+	var logs syncBuffer
+	c := start(t, Options{DataDir: filepath.Join(tempRoot(t), "postgres"), Fast: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	db := open(t, c.URL())
+	// Fast runs with synchronous_commit off: the checkpoint makes the commit durable.
+	if _, err := db.Exec("CREATE TABLE kept (x int); INSERT INTO kept VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CHECKPOINT"); err != nil {
+		t.Fatal(err)
+	}
+	pid := postmasterPID(t, c.dataDir)
+	killed := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var back time.Duration
+	var sawFault bool
+	var lastErr error
+	for time.Since(killed) < 30*time.Second {
+		if c.Fault() != nil {
+			sawFault = true
+		}
+		var x int
+		err := db.QueryRow("SELECT x FROM kept").Scan(&x)
+		if err == nil && x == 1 && postmasterPIDOf(c.dataDir) != pid {
+			back = time.Since(killed)
+			break
+		}
+		lastErr = err
+		time.Sleep(20 * time.Millisecond)
+	}
+	if back == 0 || back > 10*time.Second {
+		pglog, _ := os.ReadFile(c.logPath)
+		t.Fatalf("the cluster answered again after %s (0: not within 30 s; last error %v); log:\n%s\npostgres log:\n%s", back, lastErr, logs.String(), pglog)
+	}
+	t.Logf("killed postmaster: the cluster answered again after %s", back.Round(time.Millisecond))
+	if !sawFault {
+		t.Errorf("Fault() never reported the server down")
+	}
+	// pg_ctl may take a moment after the server answers to say it started.
+	for began := time.Now(); c.Fault() != nil && time.Since(began) < 5*time.Second; {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := c.Fault(); err != nil {
+		t.Errorf("Fault() = %v after the restart", err)
+	}
+	l := logs.String()
+	if !strings.Contains(l, "postgres stopped without being asked to: starting it again") || !strings.Contains(l, fmt.Sprintf("pid=%d", pid)) ||
+		!strings.Contains(l, "log_tail=") || !strings.Contains(l, "postgres started again") {
+		t.Errorf("the log does not say what happened:\n%s", l)
+	}
+}
+
+// TestServerLogCapped: past LogLimit, the server log moves to <log>.1 and starts again empty,
+// and the server goes on writing into it.
+func TestServerLogCapped(t *testing.T) {
+	requireBinaries(t)
+	t.Parallel()
+	const limit = 64 << 10
+	c := start(t, Options{DataDir: filepath.Join(tempRoot(t), "postgres"), Fast: true, LogLimit: limit})
+	db := open(t, c.URL())
+	shout := func(n int, text string) {
+		t.Helper()
+		if _, err := db.Exec(fmt.Sprintf(`DO $$ BEGIN FOR i IN 1..%d LOOP RAISE LOG '%%', %s; END LOOP; END $$`, n, text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 5 {
+		shout(100, "repeat('x', 1000)") // 500 KB in all
+		time.Sleep(2 * watchInterval)
+	}
+	time.Sleep(2 * watchInterval)
+	shout(1, "'after the rotation'")
+	time.Sleep(100 * time.Millisecond)
+	cur, err := os.Stat(c.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, err := os.Stat(c.logPath + ".1")
+	if err != nil {
+		t.Fatalf("no previous log: %v", err)
+	}
+	if cur.Size() > 2*limit || prev.Size() > 4*limit || prev.Size() < limit {
+		t.Errorf("log %d bytes, previous %d bytes; limit %d", cur.Size(), prev.Size(), limit)
+	}
+	b, err := os.ReadFile(c.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "after the rotation") || bytes.Contains(b[:min(len(b), 16)], []byte{0}) {
+		t.Errorf("the server does not write at the start of the emptied log: %q", b[:min(len(b), 200)])
 	}
 }

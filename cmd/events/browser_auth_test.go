@@ -69,6 +69,17 @@ func testWithAuthentication(t *testing.T, b *browser) {
 	if got := p.path(); got != "/login?next=%2Fevents" {
 		t.Errorf("/events after logging out landed on %q, want the login page", got)
 	}
+
+	// No open redirect: with next=/%09/evil.example the service once
+	// answered Location: /<TAB>/evil.example, which Chromium followed to
+	// //evil.example. Now the login lands on this site's /events.
+	p.open("/login?next=/%09/evil.example")
+	p.waitFor("the password field to have the focus", `document.activeElement?.id === 'f-password'`)
+	p.keys(password + "\r")
+	p.waitFor("this site's events page after logging in", `location.pathname === '/events' && !!document.querySelector('#panel')`)
+	if got := eval[string](p, `location.origin`); got != s.base {
+		t.Errorf("after a login with next=/%%09/evil.example the browser is at %s, want %s", got, s.base)
+	}
 }
 
 func getEventWithToken(t *testing.T, base string, id int64, token string) apiEvent {

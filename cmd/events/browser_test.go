@@ -243,17 +243,17 @@ func testLifecycle(t *testing.T, b *browser) {
 		t.Errorf("Bravo through the API: %s, want done", e.Status)
 	}
 
-	// The event changed elsewhere: a click answers 409 with the current row
-	// and a message.
+	// The event changed elsewhere: the row's If-Match is stale, so a click
+	// answers 412 with the current row and a message (issue 12).
 	operate(t, s.base, alpha.ID, "complete", nil)
-	p.allow(409)
+	p.allow(412)
 	p.click(row(alpha.ID) + ` button.op[data-op="complete"]`)
-	p.waitFor("Alpha's row with a message after the 409", `document.querySelector(`+jsString(row(alpha.ID)+" .message")+`)?.textContent.trim()`)
+	p.waitFor("Alpha's row with a message after the 412", `document.querySelector(`+jsString(row(alpha.ID)+" .message")+`)?.textContent.includes('changed elsewhere')`)
 	if st := eval[string](p, `document.querySelector(`+jsString(row(alpha.ID))+`).dataset.status`); st != "done" {
-		t.Errorf("Alpha's row after the 409 shows %q, want the current status done", st)
+		t.Errorf("Alpha's row after the 412 shows %q, want the current status done", st)
 	}
 	if after := p.rowIDs(); !slices.Equal(after, before) {
-		t.Errorf("rows after the 409: %q, want %q", after, before)
+		t.Errorf("rows after the 412: %q, want %q", after, before)
 	}
 
 	// The detail page's history shows the step; a click there adds the next

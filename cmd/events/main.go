@@ -27,11 +27,14 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | hash-password | version | edge-config [flags]]
+const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | hash-password | version | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
+  backup         write a pg_dump archive of the database to FILE (default
+                 events-<UTC time>.dump); works while events serve runs
+  restore        load such an archive into a database that holds no events
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
   version        print the version and VCS revision it was built from
   edge-config    print the nginx.conf of the edge in front of the service;
@@ -41,7 +44,7 @@ Configuration is read from the environment; see the README.`
 
 func main() {
 	cmd, args := command(os.Args[1:])
-	if len(args) > 0 && cmd != "edge-config" {
+	if len(args) > 0 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" {
 		fmt.Fprintf(os.Stderr, "%s\n\n%s\n", argsProblem(cmd, args), usage)
 		os.Exit(2)
 	}
@@ -52,6 +55,13 @@ func main() {
 		err = serve(logger)
 	case "migrate":
 		err = migrateOnly(logger)
+	case "backup":
+		err = backup(args, logger)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+	case "restore":
+		err = restore(args, logger)
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
@@ -81,21 +91,25 @@ func main() {
 }
 
 // database opens DATABASE_URL, or starts the embedded default database. The
-// returned stop closes the connections and stops what was started.
-func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Service, func(), error) {
+// returned stop closes the connections and stops what was started; fault
+// says why the embedded database is away (nil with DATABASE_URL).
+func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *app.Service, fault func() error, stop func(), err error) {
 	dsn := cfg.DatabaseURL
 	stopCluster := func() {}
+	fault = func() error { return nil }
 	if dsn == "" {
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{
-			DataDir:  filepath.Join(cfg.DataDir, "postgres"),
-			Database: "events",
-			Logger:   logger,
-		})
+		cluster, err := pgcluster.Start(ctx, embeddedOptions(cfg, logger))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		logger.Info("embedded database started", "data", filepath.Join(cfg.DataDir, "postgres"))
+		logger.Info("embedded database started", "data", cluster.DataDir())
 		dsn = cluster.URL()
+		fault = func() error {
+			if errors.Is(cluster.Fault(), pgcluster.ErrDiskFull) {
+				return app.ErrDiskFull
+			}
+			return nil
+		}
 		stopCluster = func() {
 			if err := cluster.Stop(); err != nil {
 				logger.Error("stopping the embedded database", "error", err)
@@ -109,14 +123,23 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*app.Se
 	db, err := app.Connect(mctx, dsn, cfg.RequestTimeout)
 	if err != nil {
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := app.Migrate(mctx, db); err != nil {
 		db.Close()
 		stopCluster()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return app.NewService(db, cfg.Location, time.Now), func() { db.Close(); stopCluster() }, nil
+	return app.NewService(db, cfg.Location, time.Now), fault, func() { db.Close(); stopCluster() }, nil
+}
+
+// embeddedOptions are the options of the embedded database.
+func embeddedOptions(cfg app.Config, logger *slog.Logger) pgcluster.Options {
+	return pgcluster.Options{
+		DataDir:  filepath.Join(cfg.DataDir, "postgres"),
+		Database: "events",
+		Logger:   logger,
+	}
 }
 
 // edgeConfig renders the edge's nginx.conf to w from the flags in args.
@@ -132,7 +155,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")
 	http := fs.String("http", strings.Join(cfg.HTTP, ","), "listen `addresses` of plain HTTP, which redirects to the first HTTPS one")
 	fs.StringVar(&cfg.ServerName, "server-name", cfg.ServerName, "server_name: host `names` separated by spaces; _ answers any")
-	fs.StringVar(&cfg.Upstream, "upstream", cfg.Upstream, "`host:port` of events serve")
+	upstream := fs.String("upstream", strings.Join(cfg.Upstreams, ","), "`host:port` of events serve; several instances comma-separated")
 	fs.StringVar(&cfg.Certificate, "cert", cfg.Certificate, "`path` of the PEM certificate (with its chain); nginx does not start without it")
 	fs.StringVar(&cfg.Key, "key", cfg.Key, "`path` of the certificate's private key")
 	fs.StringVar(&cfg.Prefix, "prefix", cfg.Prefix, "existing `folder` for the pid file and nginx's temporary files")
@@ -151,7 +174,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; every value is a flag (-h lists them)", fs.Arg(0))
 	}
-	cfg.HTTPS, cfg.HTTP = splitList(*https), splitList(*http)
+	cfg.HTTPS, cfg.HTTP, cfg.Upstreams = splitList(*https), splitList(*http), splitList(*upstream)
 	return edge.Render(w, cfg)
 }
 
@@ -170,7 +193,7 @@ func migrateOnly(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	_, stop, err := database(context.Background(), cfg, logger)
+	_, _, stop, err := database(context.Background(), cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -190,7 +213,7 @@ func serve(logger *slog.Logger) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
-	svc, stop, err := database(ctx, cfg, logger)
+	svc, fault, stop, err := database(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -201,6 +224,7 @@ func serve(logger *slog.Logger) error {
 		NotesURL:       cfg.NotesURL,
 		Auth:           cfg.Auth,
 		Logger:         logger,
+		DatabaseFault:  fault,
 	})
 	if err != nil {
 		return err
@@ -210,7 +234,7 @@ func serve(logger *slog.Logger) error {
 		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr(), err)
 	}
 	served := make(chan error, 1)
-	go func() { served <- web.Listener(ln) }()
+	go func() { served <- web.Listener(handlers.Listener(ln)) }()
 	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
 
 	select {

@@ -249,6 +249,9 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`{"status":"ready"}`,
 		"HTTP/1.1 405 Method Not Allowed", // DELETE
 		"Allow: GET, HEAD, PATCH",
+		"HTTP/1.1 412 Precondition Failed", // a PATCH with a replaced ETag in If-Match
+		"Idempotent-Replayed: true",        // a create repeated with its Idempotency-Key
+		`"field":"Idempotency-Key"`,        // the same key with another body
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the README examples' output lacks %s:\n%s", want, output)
@@ -354,7 +357,7 @@ func TestBadConfigurationStops(t *testing.T) {
 // run nginx on what it renders).
 func TestEdgeConfig(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000",
+	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000,127.0.0.1:4001",
 		"-rate", "5r/s", "-burst", "12", "-conn", "7", "-cert", "/srv/tls/cert.pem").Output()
 	if err != nil {
 		t.Fatalf("edge-config: %v", err)
@@ -362,7 +365,9 @@ func TestEdgeConfig(t *testing.T) {
 	for _, want := range []string{
 		"listen 127.0.0.1:8443 ssl http2;",
 		"listen 80;",
-		"proxy_pass http://127.0.0.1:4000;",
+		"server 127.0.0.1:4000 max_fails=1 fail_timeout=10s;",
+		"server 127.0.0.1:4001 max_fails=1 fail_timeout=10s;",
+		"proxy_pass http://events_service;",
 		"rate=5r/s;",
 		"limit_req zone=events_req burst=12 nodelay;",
 		"limit_conn events_conn 7;",

@@ -16,14 +16,12 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -31,7 +29,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"events/app/pgcluster"
-	"events/edge"
+	"events/cmd/internal/harness"
 )
 
 type options struct {
@@ -83,21 +81,18 @@ func run(o options) error {
 	defer svc.stop()
 
 	step("starting nginx from the edge template")
-	ngx, err := startEdge(dir, svc.Addr)
+	ngx, err := harness.StartEdge(dir, []string{svc.Addr}, os.Stderr)
 	if err != nil {
 		return err
 	}
-	defer ngx.stop()
+	defer ngx.Stop()
 
-	client, err := newClient(ngx, svc)
-	if err != nil {
-		return err
-	}
+	client := newClient(ngx)
 	cookie, err := client.login()
 	if err != nil {
 		return err
 	}
-	ld := newLoad(ngx.base, svc.token, cookie)
+	ld := newLoad(ngx.Base, svc.token, cookie)
 
 	// The starting level: after one round of every request, at rest.
 	if err := ld.warmUp(client.http); err != nil {
@@ -144,7 +139,7 @@ func run(o options) error {
 	}
 
 	r := report{o: o, metrics: &metrics, load: ld, before: before, after: after, settled: settled, peakRSS: peakRSS, db: db}
-	if access, err := os.ReadFile(filepath.Join(ngx.prefix, "access.log")); err == nil {
+	if access, err := os.ReadFile(filepath.Join(ngx.Prefix, "access.log")); err == nil {
 		r.edgeLines = strings.Count(string(access), "\n")
 	}
 	text := r.markdown()
@@ -169,23 +164,8 @@ type client struct {
 	base string
 }
 
-func newClient(ngx *nginx, svc *service) (*client, error) {
-	pem, err := os.ReadFile(ngx.cert)
-	if err != nil {
-		return nil, err
-	}
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(pem)
-	cfg := &tls.Config{RootCAs: roots, ServerName: "127.0.0.1"}
-	return &client{
-		http: &http.Client{
-			Transport:     &http.Transport{TLSClientConfig: cfg},
-			Timeout:       30 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		tls:  cfg,
-		base: ngx.base,
-	}, nil
+func newClient(ngx *harness.Edge) *client {
+	return &client{http: ngx.Client(30 * time.Second), tls: ngx.TLS, base: ngx.Base}
 }
 
 // login logs in through the edge and returns the session cookie.
@@ -202,73 +182,4 @@ func (c *client) login() (string, error) {
 		}
 	}
 	return "", fmt.Errorf("login through the edge: %s, no session cookie", resp.Status)
-}
-
-// edge-facing pieces: nginx from the real template.
-
-type nginx struct {
-	cmd            *exec.Cmd
-	base, cert     string
-	prefix, errLog string
-}
-
-func startEdge(dir, upstream string) (*nginx, error) {
-	exe, err := edge.FindNginx()
-	if err != nil {
-		return nil, err
-	}
-	prefix := filepath.Join(dir, "nginx")
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		return nil, err
-	}
-	cert, key := filepath.Join(prefix, "cert.pem"), filepath.Join(prefix, "key.pem")
-	if err := selfSigned(cert, key); err != nil {
-		return nil, err
-	}
-	https, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	plain, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	cfg := edge.Defaults()
-	cfg.HTTPS, cfg.HTTP = []string{"127.0.0.1:" + https}, []string{"127.0.0.1:" + plain}
-	cfg.Upstream, cfg.Certificate, cfg.Key, cfg.Prefix = upstream, cert, key, prefix
-	cfg.AccessLog, cfg.ErrorLog = filepath.Join(prefix, "access.log"), filepath.Join(prefix, "error.log")
-	cfg.Workers = "1"
-	if os.Geteuid() == 0 {
-		cfg.User = "root"
-	}
-	// Raised for the load: the limits are the edge tests' business.
-	cfg.ConnPerClient, cfg.Rate, cfg.Burst = 10000, "100000r/s", 100000
-	conf := filepath.Join(prefix, "nginx.conf")
-	f, err := os.Create(conf)
-	if err != nil {
-		return nil, err
-	}
-	if err := edge.Render(f, cfg); err != nil {
-		f.Close()
-		return nil, err
-	}
-	f.Close()
-	cmd := exec.Command(exe, "-p", prefix, "-c", conf, "-e", "stderr", "-g", "daemon off;")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	n := &nginx{cmd: cmd, base: "https://127.0.0.1:" + https, cert: cert, prefix: prefix, errLog: cfg.ErrorLog}
-	if err := waitTCP("127.0.0.1:"+https, 10*time.Second); err != nil {
-		n.stop()
-		return nil, fmt.Errorf("nginx: %w", err)
-	}
-	return n, nil
-}
-
-func (n *nginx) stop() {
-	if n.cmd.Process != nil {
-		_ = n.cmd.Process.Signal(os.Interrupt)
-		_ = n.cmd.Wait()
-	}
 }

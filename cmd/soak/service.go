@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"events/cmd/internal/harness"
-	"events/edge"
 )
 
 const soakPassword = "a soak-test password"
@@ -125,31 +123,4 @@ func get(url string) (string, error) {
 func freePort() (string, error) {
 	p, err := harness.FreePort()
 	return strconv.Itoa(p), err
-}
-
-func waitTCP(addr string, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// selfSigned writes a certificate for 127.0.0.1 and its key.
-func selfSigned(certFile, keyFile string) error {
-	cert, key, err := edge.SelfSigned("127.0.0.1", 24*time.Hour)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(certFile, cert, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(keyFile, key, 0o600)
 }

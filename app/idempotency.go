@@ -1,0 +1,139 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
+
+	"events/models"
+)
+
+// Retries (DESIGN.md): a create sent with an Idempotency-Key records its
+// answer in the table idempotency_keys, in the transaction that stores the
+// event, so the event and its record commit together or not at all. Nothing
+// is kept in memory: several instances on one database share the table and
+// PostgreSQL's advisory locks.
+
+// IdempotencyTTL is how long a key's outcome is kept and answered again.
+const IdempotencyTTL = 24 * time.Hour
+
+// idempotencyLockClass is the first key of the two-key advisory locks of
+// Idempotency-Keys ("idem"); the second is hashtext(key). Two-key locks
+// never meet the one-key migration lock.
+const idempotencyLockClass = 0x6964656d
+
+// purgeBatch bounds the expired keys one create removes.
+const purgeBatch = 100
+
+// IdempotencyKey is the key of a create and the fingerprint of its request
+// (a hash of its media type and body).
+type IdempotencyKey struct {
+	Key         string
+	Fingerprint [32]byte
+}
+
+// Recorded is the answer recorded for a key: what a repeat is answered.
+type Recorded struct {
+	EventID  int64
+	Status   int
+	Location string
+	ETag     string
+	Body     []byte
+}
+
+type idempotencyRow struct {
+	bun.BaseModel `bun:"table:idempotency_keys"`
+
+	Key         string    `bun:"key,pk"`
+	Fingerprint []byte    `bun:"fingerprint,notnull"`
+	EventID     int64     `bun:"event_id,notnull"`
+	Status      int       `bun:"status,notnull"`
+	Location    string    `bun:"location,notnull"`
+	ETag        string    `bun:"etag,notnull"`
+	Body        []byte    `bun:"body,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+}
+
+// ErrKeyInFlight: a request with the same Idempotency-Key is still running.
+var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempotency-Key is still being processed; retry once it has finished"}
+
+// CreateOnce is Create under an Idempotency-Key. The first request with
+// the key stores the event and records record(event), its answer; a repeat
+// with the same fingerprint within IdempotencyTTL writes nothing and gets
+// that record back (replayed is true). The same key with another
+// fingerprint is a models.FieldErrors naming the header (422); a repeat
+// while the first still runs a *models.ConflictError (409). A refused
+// create records nothing: its transaction rolls back whole, so the key may
+// be sent again with a corrected body.
+func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.Input, actor models.Actor,
+	record func(models.Event) (Recorded, error)) (e models.Event, rec Recorded, replayed bool, err error) {
+	now := s.now().UTC().Truncate(time.Microsecond)
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// Held until commit or rollback, on any instance: a second request
+		// with the key does not wait behind the first, it is told (409).
+		var mine bool
+		if err := tx.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(?, hashtext(?))",
+			idempotencyLockClass, k.Key).Scan(&mine); err != nil {
+			return err
+		}
+		if !mine {
+			return errKeyInFlight
+		}
+		var row idempotencyRow
+		err := tx.NewSelect().Model(&row).Where("key = ?", k.Key).Scan(ctx)
+		switch {
+		case err == nil && row.CreatedAt.After(now.Add(-IdempotencyTTL)):
+			if !bytes.Equal(row.Fingerprint, k.Fingerprint[:]) {
+				return models.FieldErrors{{Field: "Idempotency-Key", Message: "was sent in the last 24 hours with another request body; use a new key for another event"}}
+			}
+			rec, replayed = Recorded{EventID: row.EventID, Status: row.Status, Location: row.Location, ETag: row.ETag, Body: row.Body}, true
+			return nil
+		case err == nil: // expired: the key is free again
+			if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("key = ?", k.Key).Exec(ctx); err != nil {
+				return err
+			}
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		n, err := in.NewEvent(s.now(), s.loc)
+		if err != nil {
+			return err
+		}
+		if err := insertEvent(ctx, tx, &n, actor); err != nil {
+			return err
+		}
+		if rec, err = record(n); err != nil {
+			return err
+		}
+		e = n
+		_, err = tx.NewInsert().Model(&idempotencyRow{Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: n.ID,
+			Status: rec.Status, Location: rec.Location, ETag: rec.ETag, Body: rec.Body, CreatedAt: now}).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		var pgErr pgdriver.Error
+		if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" && pgErr.Field('n') == "idempotency_keys_pkey" {
+			err = errKeyInFlight // cannot happen under the lock; said plainly if it does
+		}
+		return models.Event{}, Recorded{}, false, classify(err)
+	}
+	if !replayed {
+		s.purgeIdempotencyKeys(ctx, now)
+	}
+	return e, rec, replayed, nil
+}
+
+// purgeIdempotencyKeys removes up to purgeBatch keys older than
+// IdempotencyTTL, skipping rows another instance is removing. Expired keys
+// are never answered anyway, so a failure here only leaves rows for the
+// next create to remove; it does not fail the create that ran it.
+func (s *Service) purgeIdempotencyKeys(ctx context.Context, now time.Time) {
+	_, _ = s.db.NewRaw(`DELETE FROM idempotency_keys WHERE key IN (
+		SELECT key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+		now.Add(-IdempotencyTTL), purgeBatch).Exec(ctx)
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"events/app"
+)
+
+// runCommand runs `events args...` with env on top of a clean environment
+// and returns its exit error and what it wrote.
+func runCommand(t *testing.T, env []string, args ...string) (error, string) {
+	t.Helper()
+	cmd := exec.Command(build(t), args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return err, out.String()
+}
+
+// tableRows reads every row of table, in id order, as text.
+func tableRows(t *testing.T, dsn, table string) []string {
+	t.Helper()
+	db, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT t::text FROM " + table + " t ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestBackupRestore: events backup, while the service runs on its embedded
+// database, writes an archive that events restore loads into a fresh
+// database: every row of events and event_history is the same, the service
+// started on it answers the same event, and new ids follow the old ones. A
+// restore into a database that holds events is refused with one sentence.
+func TestBackupRestore(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	dataA, dataB := dataDir(t), dataDir(t)
+	a := start(t, "EVENTS_DATA_DIR="+dataA)
+	var last string
+	for i := range 6 {
+		code, _, body := post(t, a.base+"/api/events", fmt.Sprintf(`{"kind":"task","title":"backed up %d","description":"한국어 %d"}`, i, i))
+		if code != http.StatusCreated {
+			t.Fatalf("create: %d %s", code, body)
+		}
+		last = strings.SplitN(strings.SplitN(body, `"id":`, 2)[1], ",", 2)[0]
+		for _, op := range []string{"complete", "reactivate", "cancel"}[:i%4] {
+			if code, _, body := post(t, a.base+"/api/events/"+last+"/"+op, ""); code != http.StatusOK {
+				t.Fatalf("%s: %d %s", op, code, body)
+			}
+		}
+	}
+	file := filepath.Join(t.TempDir(), "events.dump")
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataA}, "backup", "-o", file); err != nil {
+		t.Fatalf("events backup while the service runs: %v\n%s", err, out)
+	} else if !strings.Contains(out, "backup written") {
+		t.Errorf("events backup says:\n%s", out)
+	}
+	if a.cmd.ProcessState != nil {
+		t.Fatal("the service stopped during the backup")
+	}
+	urlA := embeddedURL(t, filepath.Join(dataA, "postgres"))
+	wantEvents, wantHistory := tableRows(t, urlA, "events"), tableRows(t, urlA, "event_history")
+	if len(wantEvents) != 6 || len(wantHistory) < 9 {
+		t.Fatalf("%d events, %d history rows", len(wantEvents), len(wantHistory))
+	}
+
+	// Nothing to back up in a data folder without a database.
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "backup", "-o", file+".empty"); err == nil ||
+		!strings.Contains(out, "there is no database to back up in "+filepath.Join(dataB, "postgres")) {
+		t.Errorf("a backup of an empty data folder: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dataB, "postgres")); !os.IsNotExist(err) {
+		t.Errorf("the refused backup made a cluster: %v", err)
+	}
+
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "restore", file); err != nil {
+		t.Fatalf("events restore into a fresh database: %v\n%s", err, out)
+	}
+	b := start(t, "EVENTS_DATA_DIR="+dataB)
+	urlB := embeddedURL(t, filepath.Join(dataB, "postgres"))
+	for _, c := range []struct {
+		table string
+		want  []string
+	}{{"events", wantEvents}, {"event_history", wantHistory}} {
+		got := tableRows(t, urlB, c.table)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s after the restore:\n%s\nwant:\n%s", c.table, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+	_, fromA := get(t, a.base+"/api/events/"+last)
+	if code, fromB := get(t, b.base+"/api/events/"+last); code != http.StatusOK || fromB != fromA {
+		t.Errorf("event %s: %d %s; before the backup: %s", last, code, fromB, fromA)
+	}
+	code, _, body := post(t, b.base+"/api/events", `{"kind":"task","title":"after the restore"}`)
+	if code != http.StatusCreated || !strings.Contains(body, `"id":7,`) {
+		t.Errorf("a create after the restore: %d %s; want id 7", code, body)
+	}
+
+	// Into a database that holds events (the running service's): refused.
+	err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "restore", file)
+	if err == nil {
+		t.Fatalf("a restore into a database with events succeeded:\n%s", out)
+	}
+	want := "events: refusing to restore: the embedded database in " + filepath.Join(dataB, "postgres") + " already holds 7 events, and a restore goes only into a database without any (use a new EVENTS_DATA_DIR or an empty DATABASE_URL)\n"
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("the refusal says:\n%s\nwant it to end with:\n%s", out, want)
+	}
+	if got := tableRows(t, urlB, "events"); len(got) != 7 {
+		t.Errorf("%d events after the refused restore, want 7", len(got))
+	}
+}

@@ -1,0 +1,155 @@
+package handlers
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/app"
+	"events/models"
+)
+
+// Concurrent edits (DESIGN.md): every answer with one event carries its
+// ETag; PATCH and the operations honour If-Match. The pages send the
+// validator of the event as drawn: the row (li.event-row) and the detail
+// section carry it as data-etag, and app.js puts it into an If-Match header
+// of every htmx request sent from inside them (the edit form, each
+// lifecycle button, the defer presets and the custom defer).
+
+// The sentences of a refused stale request, on the part of the page redrawn.
+const (
+	staleRow  = "This event changed elsewhere since this page drew it, so nothing was done; it is shown as it is now."
+	staleForm = "Not saved: this event changed elsewhere since this page drew it. Your typed values are kept below; the event as it is now is shown beside them."
+)
+
+// setETag sets the ETag of e on the answer.
+func setETag(c *fiber.Ctx, e models.Event) {
+	c.Set(fiber.HeaderETag, app.ETag(e))
+}
+
+// ETag is the validator the row was drawn with (data-etag).
+func (r rowView) ETag() string { return app.ETag(r.Event) }
+
+// ifMatch reads the If-Match header (RFC 9110, 13.1.1): nil when there is
+// none, "*", or a list of entity tags; several header lines add up. A value
+// that is not one of these is 400 naming the header.
+func ifMatch(c *fiber.Ctx) (*app.IfMatch, error) {
+	lines := c.Request().Header.PeekAll(fiber.HeaderIfMatch)
+	if len(lines) == 0 {
+		return nil, nil
+	}
+	m := &app.IfMatch{}
+	for _, line := range lines {
+		if err := parseIfMatch(string(line), m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// parseIfMatch adds the tags of one If-Match line to m.
+func parseIfMatch(s string, m *app.IfMatch) error {
+	bad := func(why string) error {
+		return models.BadRequest("If-Match", "%s: send * or entity tags as the ETag header gave them, such as \"12.1795400000123456\"", why)
+	}
+	s = strings.Trim(s, " \t")
+	if s == "*" {
+		m.Any = true
+		return nil
+	}
+	if s == "" {
+		return bad("is empty")
+	}
+	for s != "" {
+		weak := strings.HasPrefix(s, "W/")
+		if weak {
+			s = s[2:]
+		}
+		if len(s) < 2 || s[0] != '"' {
+			return bad("is not a list of quoted entity tags")
+		}
+		end := strings.IndexByte(s[1:], '"')
+		if end < 0 {
+			return bad("has an entity tag without its closing quote")
+		}
+		tag := s[:end+2]
+		for i := 1; i < len(tag)-1; i++ {
+			if b := tag[i]; b < 0x21 || b == 0x7f { // etagc: visible characters but DQUOTE
+				return bad("has a character an entity tag cannot hold")
+			}
+		}
+		if !weak {
+			m.Tags = append(m.Tags, strings.Clone(tag)) // the header's bytes are fasthttp's
+		}
+		s = strings.TrimLeft(s[end+2:], " \t")
+		if s == "" {
+			break
+		}
+		if s[0] != ',' {
+			return bad("is not a comma-separated list")
+		}
+		s = strings.TrimLeft(s[1:], " \t,")
+		if s == "" {
+			break
+		}
+	}
+	if len(m.Tags) == 0 && !m.Any {
+		m.Tags = []string{} // only weak tags: a list that nothing matches
+	}
+	return nil
+}
+
+// refusedWrite answers a refused PATCH or operation. A stale If-Match is
+// 412: an API client gets problem details and the event's current ETag; a
+// page gets the part it sent from drawn again as the event now is, with a
+// sentence, an edit form keeping what was typed. Other refusals go to
+// refused.
+func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
+	var stale *app.PreconditionError
+	if !errors.As(err, &stale) {
+		return h.refused(c, id, err)
+	}
+	e := stale.Current
+	setETag(c, e)
+	if !fragment(c) {
+		return err // problem details, 412 (errors.go)
+	}
+	c.Vary("HX-Request")
+	c.Status(fiber.StatusPreconditionFailed)
+	if targetOf(c) == toDetail {
+		if c.Method() == fiber.MethodPatch {
+			form, _ := url.ParseQuery(string(c.Body()))
+			return c.Render("partials/detail", h.detail(e, form, nil, staleForm+h.differs(form, e), ""))
+		}
+		return c.Render("partials/detail", h.detail(e, nil, nil, "", staleRow))
+	}
+	return c.Render("partials/event_row", h.row(e, staleRow))
+}
+
+// differs names the fields whose typed value is not what is stored now.
+func (h *Handlers) differs(typed url.Values, e models.Event) string {
+	now := formValues(e, h.svc.Location())
+	var names []string
+	for _, f := range newForm(e.Kind, now, nil, h.svc.Location()).Fields {
+		a, b := typed.Get(f.Name), now.Get(f.Name)
+		if f.Type == "checkbox" {
+			a, b = boolText(a), boolText(b)
+		}
+		if a != b {
+			names = append(names, f.Label)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " Differs from the stored value now: " + strings.Join(names, ", ") + "."
+}
+
+func boolText(v string) string {
+	if v != "" && v != "false" && v != "0" {
+		return "on"
+	}
+	return ""
+}

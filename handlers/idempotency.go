@@ -1,0 +1,88 @@
+package handlers
+
+import (
+	"crypto/sha256"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/app"
+	"events/models"
+)
+
+// Retries (DESIGN.md): POST /api/events with an Idempotency-Key runs the
+// create once; a repeat with the same key and body is answered what the
+// first was answered (status, event, Location, ETag) and writes nothing.
+// The record lives in PostgreSQL (app/idempotency.go).
+
+// headerIdempotencyKey is the request header, and headerReplayed the
+// answer's mark of a repeat answered from the record.
+const (
+	headerIdempotencyKey = "Idempotency-Key"
+	headerReplayed       = "Idempotent-Replayed"
+)
+
+// idempotencyKey reads the Idempotency-Key header: "" when there is none;
+// 1 to 255 visible ASCII characters, sent once, else 400 naming it.
+func idempotencyKey(c *fiber.Ctx) (string, error) {
+	values := c.Request().Header.PeekAll(headerIdempotencyKey)
+	switch len(values) {
+	case 0:
+		return "", nil
+	case 1:
+	default:
+		return "", models.BadRequest(headerIdempotencyKey, "is sent %d times; send it once", len(values))
+	}
+	key := values[0]
+	if len(key) < 1 || len(key) > 255 {
+		return "", models.BadRequest(headerIdempotencyKey, "must be 1 to 255 visible ASCII characters; it has %d", len(key))
+	}
+	for _, b := range key {
+		if b < 0x21 || b > 0x7e {
+			return "", models.BadRequest(headerIdempotencyKey, "must be 1 to 255 visible ASCII characters (no spaces, no controls, no other letters)")
+		}
+	}
+	return string(key), nil // a copy: the header's bytes are fasthttp's
+}
+
+// fingerprint identifies the request a key was first sent with: its media
+// type and its body.
+func fingerprint(c *fiber.Ctx) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(mediaType(c)))
+	h.Write([]byte{0})
+	h.Write(c.Body())
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// createOnce is the create of a request with an Idempotency-Key.
+func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
+	k := app.IdempotencyKey{Key: key, Fingerprint: fingerprint(c)}
+	e, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), k, in, actor(c), func(e models.Event) (app.Recorded, error) {
+		body, err := models.EncodeJSON(e) // the bytes c.JSON would send
+		return app.Recorded{EventID: e.ID, Status: fiber.StatusCreated, Location: "/api/events/" + itoa(e.ID),
+			ETag: app.ETag(e), Body: body}, err
+	})
+	if err != nil {
+		return h.refused(c, 0, err)
+	}
+	if !replayed {
+		return h.created(c, e)
+	}
+	c.Set(headerReplayed, "true")
+	if fragment(c) {
+		// A page's repeat (a resent quick record): the row of the event
+		// the first request stored, as it is now.
+		e, err := h.svc.Get(c.UserContext(), rec.EventID)
+		if err != nil {
+			return err
+		}
+		return h.created(c, e)
+	}
+	c.Vary("HX-Request")
+	c.Location(rec.Location)
+	c.Set(fiber.HeaderETag, rec.ETag)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Status(rec.Status).Send(rec.Body)
+}

@@ -1,0 +1,252 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/app"
+	"events/app/dbtest"
+)
+
+const keyed = "Idempotency-Key"
+
+// keys is the number of rows in idempotency_keys.
+func (s *server) keys() int {
+	s.t.Helper()
+	var n int
+	if err := s.db.QueryRow("SELECT count(*) FROM idempotency_keys").Scan(&n); err != nil {
+		s.t.Fatal(err)
+	}
+	return n
+}
+
+func TestIdempotencyKeyRepeatAnswersTheRecordedOutcome(t *testing.T) {
+	s := newServer(t)
+	body := `{"kind": "task", "title": "Pay rent", "due_at": "2026-11-25T09:00:00+09:00"}`
+	first := s.json("POST", "/api/events", body, keyed, "pay-rent-2026-11").want(t, http.StatusCreated)
+	e := first.event(t, http.StatusCreated)
+	if first.Header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("the first answer says it is a replay")
+	}
+	// The event changes afterwards; the repeat still answers the outcome
+	// recorded, and writes nothing.
+	s.json("PATCH", path(e.ID), `{"title": "Pay the rent"}`).want(t, http.StatusOK)
+	events, rows := s.counts()
+	for range 3 {
+		again := s.json("POST", "/api/events", body, keyed, "pay-rent-2026-11").want(t, http.StatusCreated)
+		if string(again.Body) != string(first.Body) {
+			t.Errorf("repeat body = %s, want the recorded %s", again.Body, first.Body)
+		}
+		for _, h := range []string{"Location", "ETag", "Content-Type"} {
+			if again.Header.Get(h) != first.Header.Get(h) {
+				t.Errorf("repeat %s = %q, want the recorded %q", h, again.Header.Get(h), first.Header.Get(h))
+			}
+		}
+		if again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("a repeat lacks Idempotent-Replayed: true")
+		}
+	}
+	if ev, r := s.counts(); ev != events || r != rows {
+		t.Errorf("repeats wrote: %d events, %d history rows; want %d, %d", ev, r, events, rows)
+	}
+
+	// The same key with another body: 422 naming the header, nothing written.
+	s.json("POST", "/api/events", `{"kind": "task", "title": "Pay rent twice"}`, keyed, "pay-rent-2026-11").
+		problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	// The same body as a form is another request, too.
+	s.do("POST", "/api/events", formType, "kind=task&title=Pay+rent", keyed, "pay-rent-2026-11").
+		problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	if ev, _ := s.counts(); ev != events {
+		t.Errorf("a reused key stored an event")
+	}
+	// Another key, or none, creates as before.
+	s.json("POST", "/api/events", body, keyed, "pay-rent-2026-12").want(t, http.StatusCreated)
+	s.json("POST", "/api/events", body).want(t, http.StatusCreated)
+	s.json("POST", "/api/events", body).want(t, http.StatusCreated)
+	if ev, _ := s.counts(); ev != events+3 {
+		t.Errorf("%d events after a new key and two unkeyed creates, want %d", ev, events+3)
+	}
+}
+
+func TestIdempotencyKeyMustBeVisibleASCII(t *testing.T) {
+	s := newServer(t)
+	body := `{"kind": "task", "title": "Call mum"}`
+	for _, bad := range []string{"", " ", "a b", strings.Repeat("k", 256), "ключ", "tab\there", "del\x7f"} {
+		s.json("POST", "/api/events", body, keyed, bad).problem(t, http.StatusBadRequest, "Idempotency-Key")
+	}
+	if ev, _ := s.counts(); ev != 0 {
+		t.Errorf("refused keys stored %d events", ev)
+	}
+	s.json("POST", "/api/events", body, keyed, strings.Repeat("k", 255)).want(t, http.StatusCreated)
+	s.json("POST", "/api/events", body, keyed, "~!@#$%^&*()_+{}|:<>?`-=[]\\;',./\"").want(t, http.StatusCreated)
+	// Sent twice: 400.
+	req := httptest.NewRequest("POST", "/api/events", strings.NewReader(body))
+	req.Header.Set("Content-Type", jsonType)
+	req.Header.Add(keyed, "a")
+	req.Header.Add(keyed, "b")
+	res, err := s.f.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("two Idempotency-Key headers: %d, want 400", res.StatusCode)
+	}
+}
+
+// A refused create records nothing: the key may be sent again with the
+// body corrected.
+func TestIdempotencyKeyOfARefusedCreateIsFree(t *testing.T) {
+	s := newServer(t)
+	s.json("POST", "/api/events", `{"kind": "task", "title": ""}`, keyed, "k1").problem(t, http.StatusUnprocessableEntity, "title")
+	s.json("POST", "/api/events", `{"kind": "task", "title": "Fixed"}`, keyed, "k1").want(t, http.StatusCreated)
+	if n := s.keys(); n != 1 {
+		t.Errorf("%d keys recorded, want 1", n)
+	}
+}
+
+// Keys are answered for 24 hours, then free; expired rows are removed.
+func TestIdempotencyKeyExpiresAfter24Hours(t *testing.T) {
+	s := newServer(t)
+	a := s.json("POST", "/api/events", `{"kind": "task", "title": "Old"}`, keyed, "daily").event(t, http.StatusCreated)
+	s.json("POST", "/api/events", `{"kind": "task", "title": "Other"}`, keyed, "other").want(t, http.StatusCreated)
+	s.clock.Add(24*time.Hour - time.Second)
+	s.json("POST", "/api/events", `{"kind": "task", "title": "New"}`, keyed, "daily").problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	s.clock.Add(2 * time.Second)
+	b := s.json("POST", "/api/events", `{"kind": "task", "title": "New"}`, keyed, "daily").event(t, http.StatusCreated)
+	if b.ID == a.ID || b.Title != "New" {
+		t.Errorf("after 24 hours the key answered %+v, want a new event", b)
+	}
+	// "other" expired too and is gone; "daily" holds its new outcome.
+	if n := s.keys(); n != 1 {
+		t.Errorf("%d keys kept after 24 hours, want 1 (the expired ones removed)", n)
+	}
+}
+
+// A repeat while the first request still runs is 409, at once; after it
+// finished, the repeat gets its outcome.
+func TestIdempotencyKeyRepeatWhileRunningIs409(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	// The first create waits for this lock after taking its key.
+	if _, err := tx.ExecContext(ctx, "LOCK TABLE events IN SHARE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"kind": "task", "title": "Slow"}`
+	first := make(chan answer, 1)
+	go func() { first <- send(t, s.f, "POST", "/api/events", jsonType, body, keyed, "slow") }()
+	waitFor(t, "the first create to wait for the lock", func() bool {
+		var n int
+		_ = s.db.QueryRow("SELECT count(*) FROM pg_locks WHERE locktype = 'relation' AND NOT granted").Scan(&n)
+		return n > 0
+	})
+	start := time.Now()
+	s.json("POST", "/api/events", body, keyed, "slow").problem(t, http.StatusConflict)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the 409 took %s: the repeat waited for the first", d)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	a := <-first
+	e := a.event(t, http.StatusCreated)
+	again := s.json("POST", "/api/events", body, keyed, "slow").event(t, http.StatusCreated)
+	if again.ID != e.ID {
+		t.Errorf("the repeat after the first finished answered event %d, want %d", again.ID, e.ID)
+	}
+	if ev, _ := s.counts(); ev != 1 {
+		t.Errorf("%d events stored, want 1", ev)
+	}
+}
+
+// Two instances of the service (two Fiber apps, each with its own pool) on
+// one database race the same keys: each key stores one event, and every
+// 201 answers that event.
+func TestIdempotencyKeyHoldsAcrossTwoInstances(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	clock := dbtest.NewClock(t0)
+	var apps []*fiber.App
+	for range 2 {
+		db, err := app.OpenDB(dsn, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		apps = append(apps, newApp(t, app.NewService(db, seoul, clock.Now)))
+	}
+	check, err := app.OpenDB(dsn, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	const rounds, racers = 8, 8
+	for round := range rounds {
+		key := "race-" + strconv.Itoa(round)
+		body := `{"kind": "task", "title": "Race ` + strconv.Itoa(round) + `"}`
+		answers := make([]answer, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = send(t, apps[i%2], "POST", "/api/events", jsonType, body, keyed, key)
+			}()
+		}
+		wg.Wait()
+		var created []string
+		for _, a := range answers {
+			switch a.Status {
+			case http.StatusCreated:
+				created = append(created, string(a.Body))
+			case http.StatusConflict: // the first was still running
+			default:
+				t.Fatalf("round %d: %s", round, a)
+			}
+		}
+		if len(created) == 0 {
+			t.Fatalf("round %d: no request of %d got its 201", round, racers)
+		}
+		for _, b := range created {
+			if b != created[0] {
+				t.Fatalf("round %d: two 201s answered different events:\n%s\n%s", round, created[0], b)
+			}
+		}
+		var n int
+		if err := check.QueryRow("SELECT count(*) FROM events WHERE title = ?", "Race "+strconv.Itoa(round)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Fatalf("round %d: %d events stored for one key, want 1", round, n)
+		}
+		// A repeat on either instance now answers the same event.
+		for _, f := range apps {
+			if a := send(t, f, "POST", "/api/events", jsonType, body, keyed, key); a.Status != http.StatusCreated || string(a.Body) != created[0] {
+				t.Fatalf("round %d: a late repeat answered %s", round, a)
+			}
+		}
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

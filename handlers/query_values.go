@@ -1,0 +1,38 @@
+package handlers
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/models"
+)
+
+// queryValues parses the query string. A name or value that is not UTF-8
+// text, or holds a control character (NUL included), is 400 naming the
+// parameter: no such value is a tab, a filter, a time or a cursor, and it
+// must never reach a statement (bun writes arguments into the SQL text).
+func queryValues(c *fiber.Ctx) (url.Values, error) {
+	q, err := url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return nil, models.BadRequest("", "the query string does not parse: %s", err)
+	}
+	for name, vs := range q {
+		if !plainText(name) {
+			return nil, models.BadRequest("", "a parameter's name is not UTF-8 text without control characters")
+		}
+		for _, v := range vs {
+			if !plainText(v) {
+				return nil, models.BadRequest(name, "must be UTF-8 text without control characters")
+			}
+		}
+	}
+	return q, nil
+}
+
+func plainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}

@@ -1,0 +1,3 @@
+DROP TABLE login_attempts;
+--bun:split
+DROP TABLE sessions;
