@@ -428,8 +428,7 @@ func TestPassedDeadlineLeavesNoBackend(t *testing.T) {
 // with Retry-After, not a bug's 500; a full disk (53100) says so. Reads go
 // on meanwhile. A trigger raises each error for real through the stack.
 func TestServerTroubleIs503(t *testing.T) {
-	t.Parallel()
-	s := newServer(t)
+	s := newServer(t) // parallel, as every newServer test
 	kept := s.create(`{"kind":"task","title":"kept"}`)
 	for _, c := range []struct {
 		code, retry string
