@@ -349,29 +349,7 @@ func TestListingsUseThePartialIndexes(t *testing.T) {
 			if err := c.run(); err != nil {
 				t.Fatal(err)
 			}
-			var plan []byte
-			if err := db.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+log.last()).Scan(&plan); err != nil {
-				t.Fatal(err)
-			}
-			used := map[string]bool{}
-			var walk func(n map[string]any)
-			walk = func(n map[string]any) {
-				if name, ok := n["Index Name"].(string); ok {
-					used[name] = true
-				}
-				if n["Node Type"] == "Seq Scan" && n["Relation Name"] == "events" {
-					t.Errorf("the plan scans the events table:\n%s", plan)
-				}
-				children, _ := n["Plans"].([]any)
-				for _, ch := range children {
-					walk(ch.(map[string]any))
-				}
-			}
-			var doc []map[string]any
-			if err := json.Unmarshal(plan, &doc); err != nil {
-				t.Fatal(err)
-			}
-			walk(doc[0]["Plan"].(map[string]any))
+			used, plan := planIndexes(t, db, log.last())
 			for _, idx := range c.indexes {
 				if !used[idx] {
 					t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)
@@ -379,4 +357,34 @@ func TestListingsUseThePartialIndexes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// planIndexes explains query and returns the indexes its plan uses, and the plan; a sequential
+// scan of events fails the test.
+func planIndexes(t *testing.T, db bun.IDB, query string) (map[string]bool, []byte) {
+	t.Helper()
+	var plan []byte
+	if err := db.QueryRowContext(context.Background(), "EXPLAIN (FORMAT JSON) "+query).Scan(&plan); err != nil {
+		t.Fatalf("%v\n%s", err, query)
+	}
+	used := map[string]bool{}
+	var walk func(n map[string]any)
+	walk = func(n map[string]any) {
+		if name, ok := n["Index Name"].(string); ok {
+			used[name] = true
+		}
+		if n["Node Type"] == "Seq Scan" && n["Relation Name"] == "events" {
+			t.Errorf("the plan scans the events table:\n%s", plan)
+		}
+		children, _ := n["Plans"].([]any)
+		for _, ch := range children {
+			walk(ch.(map[string]any))
+		}
+	}
+	var doc []map[string]any
+	if err := json.Unmarshal(plan, &doc); err != nil {
+		t.Fatal(err)
+	}
+	walk(doc[0]["Plan"].(map[string]any))
+	return used, plan
 }

@@ -297,29 +297,7 @@ func TestSummaryUsesTheIndexes(t *testing.T) {
 			query = q
 		}
 	}
-	var plan []byte
-	if err := db.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+query).Scan(&plan); err != nil {
-		t.Fatalf("%v\n%s", err, query)
-	}
-	used := map[string]bool{}
-	var walk func(n map[string]any)
-	walk = func(n map[string]any) {
-		if name, ok := n["Index Name"].(string); ok {
-			used[name] = true
-		}
-		if n["Node Type"] == "Seq Scan" && n["Relation Name"] == "events" {
-			t.Errorf("the plan scans the events table:\n%s", plan)
-		}
-		children, _ := n["Plans"].([]any)
-		for _, ch := range children {
-			walk(ch.(map[string]any))
-		}
-	}
-	var doc []map[string]any
-	if err := json.Unmarshal(plan, &doc); err != nil {
-		t.Fatal(err)
-	}
-	walk(doc[0]["Plan"].(map[string]any))
+	used, plan := planIndexes(t, db, query)
 	for _, idx := range []string{"events_span_idx", "events_completed_idx", "events_cancelled_idx"} {
 		if !used[idx] {
 			t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)

@@ -43,35 +43,17 @@ func needNginx(t *testing.T) string {
 	return p
 }
 
-// lockedBuffer is a log that tests read while a server writes it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // service is the real service over a fresh database, trusting the edge's
 // address (127.0.0.1) only, on a loopback port, its request log kept.
 type service struct {
 	addr string
-	logs *lockedBuffer
+	logs *dbtest.LogBuffer
 }
 
 func startService(t *testing.T) *service {
 	t.Helper()
 	svc := app.NewService(dbtest.New(t), time.UTC, time.Now)
-	logs := &lockedBuffer{}
+	logs := &dbtest.LogBuffer{}
 	f, err := handlers.New(svc, handlers.Options{
 		TrustedProxies: []string{"127.0.0.1"},
 		Logger:         slog.New(slog.NewTextHandler(logs, nil)),
@@ -225,7 +207,7 @@ func startEdge(t *testing.T, cfg edge.Config) *proxy {
 
 func tryStart(t *testing.T, cfg edge.Config) (p *proxy, portTaken bool) {
 	t.Helper()
-	var stderr lockedBuffer
+	var stderr dbtest.LogBuffer
 	cmd := nginxCommand(t, cfg)
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Start(); err != nil {

@@ -36,7 +36,7 @@ var hashOnce = sync.OnceValue(func() string {
 
 // authServer is the real app with authentication on: a password, a token
 // (or only the token when password is false).
-func authServer(t *testing.T, password bool) (*server, *lockedBuffer) {
+func authServer(t *testing.T, password bool) (*server, *dbtest.LogBuffer) {
 	t.Helper()
 	hash := ""
 	if password {
@@ -46,7 +46,7 @@ func authServer(t *testing.T, password bool) (*server, *lockedBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &dbtest.LogBuffer{}
 	db := dbtest.New(t)
 	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)

@@ -1,13 +1,11 @@
 package handlers_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,24 +13,6 @@ import (
 	"events/app/dbtest"
 	"events/handlers"
 )
-
-// lockedBuffer is a request log that tests read while the server writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestClientAddressInTheRequestLog: the request log names the client. Only a
 // trusted proxy's X-Forwarded-For is believed, and of it only the entries a
@@ -64,7 +44,7 @@ func TestClientAddressInTheRequestLog(t *testing.T) {
 	clientRE := regexp.MustCompile(`client=(\S+)`)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var logs lockedBuffer
+			var logs dbtest.LogBuffer
 			f, err := handlers.New(svc, handlers.Options{
 				TrustedProxies: tt.trusted,
 				Logger:         slog.New(slog.NewTextHandler(&logs, nil)),

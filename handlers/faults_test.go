@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,26 +20,8 @@ import (
 	"events/handlers"
 )
 
-// syncBuffer is a log destination that tests read while the server writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // logLines parses the JSON log lines written so far.
-func (b *syncBuffer) logLines(t *testing.T) []map[string]any {
+func logLines(t *testing.T, b *dbtest.LogBuffer) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	sc := bufio.NewScanner(strings.NewReader(b.String()))
@@ -57,9 +38,9 @@ func (b *syncBuffer) logLines(t *testing.T) []map[string]any {
 
 // loggedApp is the real app over a fresh database, logging JSON into the
 // returned buffer, served on a loopback port; extra adds test-only routes.
-func loggedApp(t *testing.T, opts handlers.Options, extra func(*fiber.App)) (base string, logs *syncBuffer) {
+func loggedApp(t *testing.T, opts handlers.Options, extra func(*fiber.App)) (base string, logs *dbtest.LogBuffer) {
 	t.Helper()
-	logs = &syncBuffer{}
+	logs = &dbtest.LogBuffer{}
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = 5 * time.Second
@@ -155,7 +136,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	}
 	// One request line per answer, with its fields.
 	byID := map[string]map[string]any{}
-	for _, l := range logs.logLines(t) {
+	for _, l := range logLines(t, logs) {
 		if l["msg"] == "request" {
 			byID[l["id"].(string)] = l
 		}
@@ -197,7 +178,7 @@ func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
 		checkSecurityHeaders(t, a)
 		id := a.Header.Get("X-Request-Id")
 		var logged bool
-		for _, l := range logs.logLines(t) {
+		for _, l := range logLines(t, logs) {
 			if l["msg"] == "panic" && l["id"] == id {
 				logged = true
 				if l["level"] != "ERROR" || l["panic"] != "boom-internal-detail" || !strings.Contains(l["stack"].(string), "faults_test.go") {

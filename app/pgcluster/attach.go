@@ -55,10 +55,7 @@ func attach(ctx context.Context, opts Options, dataDir string, acct *account) (*
 	if err != nil {
 		return nil, err
 	}
-	database := opts.Database
-	if database == "" {
-		database = "postgres"
-	}
+	database := opts.database()
 	c := &Cluster{bin: bin, dataDir: dataDir, logPath: dataDir + ".log", database: database, acct: acct,
 		log: logger(opts), attached: true}
 	running, _, err := c.status(ctx)

@@ -60,6 +60,14 @@ type Options struct {
 	LogLimit int64
 }
 
+// database is the database to connect to: Options.Database, else postgres.
+func (o Options) database() string {
+	if o.Database == "" {
+		return "postgres"
+	}
+	return o.Database
+}
+
 const (
 	defaultLogLimit = 10 << 20
 	// watchInterval is how often the watcher checks that the server lives.
@@ -125,10 +133,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	database := opts.Database
-	if database == "" {
-		database = "postgres"
-	}
+	database := opts.database()
 	logLimit := opts.LogLimit
 	if logLimit == 0 {
 		logLimit = defaultLogLimit

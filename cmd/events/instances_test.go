@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"events/app"
+	"events/app/dbtest"
 	"events/cmd/internal/harness"
 	"events/migrations"
 )
@@ -49,10 +50,10 @@ func TestTwoInstancesBehindTheEdge(t *testing.T) {
 		wg   sync.WaitGroup
 		svcs [2]*harness.Service
 		errs [2]error
-		logs [2]*lockedLog
+		logs [2]*dbtest.LogBuffer
 	)
 	for i := range svcs {
-		logs[i] = &lockedLog{}
+		logs[i] = &dbtest.LogBuffer{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -271,22 +272,4 @@ func TestTwoInstancesBehindTheEdge(t *testing.T) {
 	if stored < keys {
 		t.Fatalf("%d acknowledged, %d stored: an acknowledged write was lost", keys, stored)
 	}
-}
-
-// lockedLog collects a service's output from its own goroutine.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
