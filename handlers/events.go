@@ -21,6 +21,12 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
+	if in.TextZone, err = createZone(c); err != nil {
+		return err
+	}
+	if in.Text.Set {
+		c.Locals(localCaptured, true) // the new row says what the text meant (capture.go)
+	}
 	if key != "" {
 		return h.createOnce(c, key, in)
 	}
@@ -39,7 +45,7 @@ func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
 		setETag(c, e)
 		return c.SendStatus(fiber.StatusCreated)
 	}
-	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
+	return h.sendEvent(c, fiber.StatusCreated, e, "", h.understood(c, e))
 }
 
 // get: GET /api/events/{id}.

@@ -133,7 +133,9 @@ func (r rowView) When() *localTime {
 	w := showTime(start, r.Loc)
 	switch r.Kind {
 	case models.KindTask:
-		if r.DueAt != nil {
+		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
+			w.Text = "due " + r.DueAt.In(r.Loc).Format(dayLayout) // a day without a time (capture text)
+		} else if r.DueAt != nil {
 			w.Text = "due " + w.Text
 		} else {
 			w.Text = "starts " + w.Text
