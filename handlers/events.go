@@ -45,7 +45,14 @@ func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
 		setETag(c, e)
 		return c.SendStatus(fiber.StatusCreated)
 	}
-	return h.sendEvent(c, fiber.StatusCreated, e, "", h.understood(c, e))
+	if note := h.understood(c, e); note != "" && fragment(c) && targetOf(c) != toDetail {
+		c.Status(fiber.StatusCreated)
+		setETag(c, e)
+		r := h.row(e, "")
+		r.Note = note // what a task capture line was read as (capture.go)
+		return c.Render("partials/event_row", r)
+	}
+	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }
 
 // get: GET /api/events/{id}.
