@@ -59,3 +59,17 @@ func (h *Handlers) understood(c *fiber.Ctx, e models.Event) string {
 }
 
 var priorityWords = map[int]string{1: "low", 2: "medium", 3: "high"}
+
+// dueDayHint says, under the edit form's Due input, that a task due on a
+// day without a time (a capture text's "tomorrow") is due any time that
+// day: the date-time input can only show it as 23:59.
+func dueDayHint(f *formView, e models.Event, loc *time.Location) {
+	if e.DueAt == nil || !models.DueDayOnly(*e.DueAt, loc) {
+		return
+	}
+	for i := range f.Fields {
+		if f.Fields[i].Field == "due_at" && f.Fields[i].Hint == "" {
+			f.Fields[i].Hint = "Due " + e.DueAt.In(loc).Format(dayLayout) + ", any time that day (no clock time was given)."
+		}
+	}
+}

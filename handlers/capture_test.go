@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +192,13 @@ func TestCaptureTextForm(t *testing.T) {
 	}
 	if strings.Contains(row, "23:59") {
 		t.Errorf("a due day without a time shows a clock time:\n%s", row)
+	}
+	var task event
+	for _, e := range s.get("/api/events?kind=task").page(t).Items {
+		task = e
+	}
+	if d := string(s.get("/events/" + strconv.FormatInt(task.ID, 10)).want(t, http.StatusOK).Body); !strings.Contains(d, "Due Mon 23 Nov 2026, any time that day") {
+		t.Errorf("the detail page of a task due on a day without a time does not say so")
 	}
 	s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "text": {"a"}, "title": {"b"}}).problem(t, http.StatusUnprocessableEntity, "text")
 }
