@@ -197,7 +197,7 @@ func TestCaptureTextForm(t *testing.T) {
 	for _, e := range s.get("/api/events?kind=task").page(t).Items {
 		task = e
 	}
-	if d := string(s.get("/events/" + strconv.FormatInt(task.ID, 10)).want(t, http.StatusOK).Body); !strings.Contains(d, "Due Mon 23 Nov 2026, any time that day") {
+	if d := string(s.get("/events/"+strconv.FormatInt(task.ID, 10)).want(t, http.StatusOK).Body); !strings.Contains(d, "Due Mon 23 Nov 2026, any time that day") {
 		t.Errorf("the detail page of a task due on a day without a time does not say so")
 	}
 	s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "text": {"a"}, "title": {"b"}}).problem(t, http.StatusUnprocessableEntity, "text")
