@@ -1,7 +1,7 @@
 package handlers_test
 
 import (
-	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -182,7 +182,7 @@ func dayBlock(t *testing.T, body, date string) string {
 
 var (
 	rectRe     = regexp.MustCompile(`<rect class="(p[0-9]|pnone|pother)" x="(\d+)" y="0" width="(\d+)" height="10"><title>([^<]*)</title></rect>`)
-	dayTotalRe = regexp.MustCompile(`<span class="day-total" data-seconds="(\d+)">([^<]*)</span>`)
+	dayTotalRe = regexp.MustCompile(`<span class="day-total(?: none)?" data-seconds="(\d+)">([^<]*)</span>`)
 )
 
 func TestReviewPageDrawsTheSummary(t *testing.T) {
@@ -213,8 +213,12 @@ func TestReviewPageDrawsTheSummary(t *testing.T) {
 			continue
 		}
 		m := dayTotalRe.FindStringSubmatch(block)
-		if m == nil || m[1] != strconv.FormatInt(d.LoggedSeconds, 10) {
-			t.Errorf("%s: total %v, want %d seconds", d.Date, m, d.LoggedSeconds)
+		want := "no time logged"
+		if d.LoggedSeconds > 0 {
+			want = durationText(d.LoggedSeconds)
+		}
+		if m == nil || m[1] != strconv.FormatInt(d.LoggedSeconds, 10) || m[2] != want {
+			t.Errorf("%s: total %v, want %d seconds, %q", d.Date, m, d.LoggedSeconds, want)
 		}
 		rects := rectRe.FindAllStringSubmatch(block, -1)
 		if len(rects) != len(d.Projects) {
@@ -314,5 +318,18 @@ func TestEventsPageLinksTheReview(t *testing.T) {
 	if !strings.Contains(frag, `href="/events/review"`) {
 		t.Errorf("the tab fragment lost the review link")
 	}
-	var _ = json.Valid
+}
+
+// durationText is a duration as the page writes it, computed apart from
+// the page's own function: minutes rounded to the nearest.
+func durationText(seconds int64) string {
+	m := (seconds + 30) / 60
+	h, m := m/60, m%60
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%d min", m)
+	case m == 0:
+		return fmt.Sprintf("%d h", h)
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
 }
