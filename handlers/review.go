@@ -153,7 +153,7 @@ type reviewPage struct {
 type reviewProject struct {
 	Name    string // the tag, or "no project"
 	None    bool   // logs without a project tag
-	Class   string // its colour: p0 .. p7, pnone, or pother past the eighth project
+	Class   string // its colour: proj0 .. proj7, proj-none, or proj-other past the eighth project
 	Seconds int64
 	Text    string // "3 h 10 min"
 }
@@ -264,11 +264,11 @@ func project(p app.ProjectSeconds, i int) reviewProject {
 	rp := reviewProject{Name: name(p), None: p.ProjectTag == nil, Seconds: p.Seconds, Text: duration(p.Seconds)}
 	switch {
 	case rp.None:
-		rp.Class = "pnone"
+		rp.Class = "proj-none"
 	case i < paletteSize:
-		rp.Class = "p" + strconv.Itoa(i)
+		rp.Class = "proj" + strconv.Itoa(i)
 	default:
-		rp.Class = "pother"
+		rp.Class = "proj-other"
 	}
 	return rp
 }

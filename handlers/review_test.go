@@ -181,7 +181,7 @@ func dayBlock(t *testing.T, body, date string) string {
 }
 
 var (
-	rectRe     = regexp.MustCompile(`<rect class="(p[0-9]|pnone|pother)" x="(\d+)" y="0" width="(\d+)" height="10"><title>([^<]*)</title></rect>`)
+	rectRe     = regexp.MustCompile(`<rect class="(proj[0-7]|proj-none|proj-other)" x="(\d+)" y="0" width="(\d+)" height="10"><title>([^<]*)</title></rect>`)
 	dayTotalRe = regexp.MustCompile(`<span class="day-total(?: none)?" data-seconds="(\d+)">([^<]*)</span>`)
 )
 
