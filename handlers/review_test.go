@@ -196,6 +196,9 @@ func TestReviewPageDrawsTheSummary(t *testing.T) {
 		`href="/events/review?from=2026-11-23&amp;to=2026-11-30" rel="next"`,
 		`href="/api/events/export?from=2026-11-15T15%3A00%3A00.000000Z&amp;to=2026-11-22T15%3A00%3A00.000000Z&amp;format=csv"`,
 		`<span id="review-logged">3 h 10 min</span>`,
+		// tags link to their listing, in the legend and in the logbook
+		`<a href="/events?project_tag=work" aria-label="Events tagged work"><bdi>work</bdi></a>`,
+		`<a class="tag" href="/events?project_tag=ops" aria-label="Events tagged ops">#<bdi>ops</bdi></a>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s", want)
