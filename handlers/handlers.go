@@ -127,6 +127,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/logout", map[string]fiber.Handler{"POST": h.logout})
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
+	route(f, "/events/search", map[string]fiber.Handler{"GET": h.searchPageView})
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
 	if h.opts.NotesURL == defaultNotesURL {
 		route(f, defaultNotesURL, map[string]fiber.Handler{"GET": h.notesPage})
