@@ -143,7 +143,7 @@ func (h *Handlers) routes(f *fiber.App) {
 		route(api, l.Path, methods)
 	}
 	route(api, "/summary", map[string]fiber.Handler{"GET": h.summary}) // before /:id too
-	route(api, "/export", map[string]fiber.Handler{"GET": h.export}) // before /:id
+	route(api, "/export", map[string]fiber.Handler{"GET": h.export})   // before /:id
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {
