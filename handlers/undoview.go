@@ -86,17 +86,23 @@ func relativeTime(t, now time.Time, loc *time.Location) string {
 	return t.Format("Mon 2 Jan 2006, ") + clock
 }
 
-// sendOperated answers a lifecycle operation: for a row, the row with its
-// undo message (one code path: the row partial draws it); otherwise as
-// sendEvent does.
+// sendOperated answers a lifecycle operation: for the pages, the row or the
+// detail section with its undo message (one code path: both draw
+// partials/undo_note); for the API, as sendEvent does.
 func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) error {
-	if !fragment(c) || targetOf(c) != toRow {
+	if !fragment(c) {
 		return h.sendEvent(c, fiber.StatusOK, e, "", "")
 	}
 	c.Status(fiber.StatusOK)
 	setETag(c, e)
+	note := undoNote(e, op, h.svc.Now(), h.svc.Location())
+	if targetOf(c) == toDetail {
+		d := h.detail(e, nil, nil, "", "")
+		d.Row.UndoNote = note
+		return c.Render("partials/detail", d)
+	}
 	r := h.row(e, "")
-	r.UndoNote = undoNote(e, op, h.svc.Now(), h.svc.Location())
+	r.UndoNote = note
 	return c.Render("partials/event_row", r)
 }
 

@@ -54,6 +54,17 @@ func TestUndoMessage(t *testing.T) {
 			t.Errorf("GET %s draws an undo message", p)
 		}
 	}
+	// The detail section offers it too, its button answering into the section.
+	s.json("POST", path(id, "reactivate"), "", hx...).html(t, http.StatusOK)
+	body := s.json("POST", path(id, "cancel"), "", append(hx, "HX-Target", "section#detail")...).html(t, http.StatusOK)
+	if text, post := undoNote(body); text != "Cancelled" || post != path(id, "reactivate") || !strings.Contains(body, `<section id="detail"`) {
+		t.Errorf("the detail's answer to cancel: undo message %q posting to %q\n%s", text, post, body)
+	}
+	if !strings.Contains(body, `data-undo hx-post="`+path(id, "reactivate")+`" hx-target="#detail"`) {
+		t.Errorf("the detail's Undo does not answer into #detail:\n%s", body)
+	}
+	s.json("POST", path(id, "reactivate"), "", hx...).html(t, http.StatusOK)
+	s.json("POST", path(id, "complete"), "", hx...).html(t, http.StatusOK)
 	// Without HX-Request the answer is the event as JSON, as before.
 	s.json("POST", path(id, "reactivate"), "").event(t, http.StatusOK)
 	s.json("POST", path(id, "complete"), "").event(t, http.StatusOK)

@@ -247,7 +247,7 @@
   document.addEventListener("htmx:before:swap", function (evt) {
     var target = evt.detail.ctx.target, active = document.activeElement;
     swapped = null;
-    if (!(target instanceof Element) || !target.matches("li.event-row")) return;
+    if (!(target instanceof Element) || !target.matches("li.event-row, [data-etag]")) return;
     if (!target.contains(active)) return;
     swapped = { id: target.id, row: active === target, undo: !!(active && active.matches("[data-undo]")) };
   });

@@ -223,6 +223,19 @@ func testUndoMessage(t *testing.T, b *browser) {
 		t.Errorf("a list drawn anew shows %d undo message(s); want none", n)
 	}
 	p.audit("a row with its undo message")
+
+	// The detail page: the message in the status box, the focus on its Undo.
+	p.open(fmt.Sprintf("/events/%d", e.ID))
+	p.waitFor("the detail", `document.querySelector('#detail')`)
+	if eval[string](p, `document.querySelector('#detail').dataset.status`) != "planned" {
+		p.click(`#detail [data-op="reactivate"]`)
+		p.waitFor("reactivated", `document.querySelector('#detail')?.dataset.status === 'planned'`)
+	}
+	p.click(`#detail button.op[data-op="cancel"]`)
+	p.waitFor("the detail's undo message and its focus", `document.querySelector('#detail')?.dataset.status === 'cancelled' && document.activeElement?.matches('#detail .undo-note button[data-undo]')`)
+	p.keys("\r")
+	p.waitFor("the detail reactivated", `document.querySelector('#detail')?.dataset.status === 'planned' && !document.querySelector('#detail .undo-note')`)
+	p.waitFor("the focus on the detail's first button", `document.activeElement?.matches('#detail button.op')`)
 }
 
 // ---- the shortcuts ----
