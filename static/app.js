@@ -353,9 +353,9 @@
     if (evt.defaultPrevented || evt.ctrlKey || evt.metaKey || evt.altKey || evt.isComposing) return;
     var target = evt.target;
     if (target instanceof Element && target.getAttribute("role") === "tab" && tabKey(evt)) return;
-    if (typing(target) || document.querySelector("dialog[open]")) return;
     var key = evt.key, g = gAt && Date.now() - gAt < 1500;
-    gAt = 0;
+    gAt = 0; // a g is followed by the very next key, or not at all
+    if (typing(target) || document.querySelector("dialog[open]")) return;
     if (g) {
       if (goTabs[key]) {
         var tab = document.getElementById("tab-" + goTabs[key]);

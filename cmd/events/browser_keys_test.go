@@ -391,6 +391,18 @@ func testShortcutsNotWhileTyping(t *testing.T, b *browser) {
 	if got := eval[string](p, `document.querySelector('#panel').dataset.tab`); got != "inbox" {
 		t.Errorf("typing g t g i in the quick line changed the tab to %s", got)
 	}
+	// A g followed by typing in a field is spent: the next key outside the
+	// field is a key of its own, not the end of "g".
+	eval[bool](p, `(document.activeElement.blur(), true)`)
+	p.press("g")
+	p.click("#quick-title")
+	p.press("t")
+	eval[bool](p, `(document.activeElement.blur(), true)`)
+	p.press("a")
+	time.Sleep(300 * time.Millisecond)
+	if got := eval[string](p, `document.querySelector('#panel').dataset.tab`); got != "inbox" {
+		t.Errorf("g, then t typed in the quick line, then a outside it went to %s; want the g spent by the typing", got)
+	}
 	p.assertNoReload("typing in the quick line")
 }
 
