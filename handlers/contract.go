@@ -14,6 +14,9 @@ const (
 	idQuickRecord = "quick-record" // the one-line record form of /events
 	idQuickTitle  = "quick-title"  // its input
 	idQuickError  = "quick-error"  // where its refusal is shown
+	idTaskCapture = "task-capture" // the one-line task form of /events (capture text)
+	idTaskText    = "task-text"    // its input
+	idTaskError   = "task-error"   // where its refusal is shown
 	idHistory     = "history"      // the history of /events/{id}
 
 	// triggerChanged is sent (HX-Trigger) when an event changed; the
@@ -44,6 +47,7 @@ var deferPresets = []deferPreset{
 var contract = func() string {
 	b, err := json.Marshal(map[string]string{
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
+		"taskCapture": idTaskCapture, "taskText": idTaskText, "taskError": idTaskError,
 	})
 	if err != nil {
 		panic(err)
@@ -61,6 +65,9 @@ var contractFuncs = map[string]any{
 	"idQuickTitle":   func() string { return idQuickTitle },
 	"idQuickError":   func() string { return idQuickError },
 	"idHistory":      func() string { return idHistory },
+	"idTaskCapture":  func() string { return idTaskCapture },
+	"idTaskText":     func() string { return idTaskText },
+	"idTaskError":    func() string { return idTaskError },
 	"triggerChanged": func() string { return triggerChanged },
 	"pageContract":   func() string { return contract },
 }

@@ -21,6 +21,7 @@ type rowView struct {
 	Ops     []models.Op // the lifecycle operations the row offers
 	Loc     *time.Location
 	Message string    // a short note, such as why an operation was refused
+	Note    string    // what a capture text was read as, on a new row (capture.go)
 	Target  string    // where the answer to a lifecycle button goes
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
 
@@ -137,7 +138,9 @@ func (r rowView) When() *localTime {
 	w := showTime(start, r.Loc)
 	switch r.Kind {
 	case models.KindTask:
-		if r.DueAt != nil {
+		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
+			w.Text = "due " + r.DueAt.In(r.Loc).Format(dayLayout) // a day without a time (capture text)
+		} else if r.DueAt != nil {
 			w.Text = "due " + w.Text
 		} else {
 			w.Text = "starts " + w.Text

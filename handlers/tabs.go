@@ -35,6 +35,7 @@ type tabbedView struct {
 	Tabs    []tabLink
 	Current tab
 	List    listView
+	Tag     string // a tag's listing (tagview.go): no tab is selected
 }
 
 func newTabbed(current tab, rows []template.HTML, more string) tabbedView {
