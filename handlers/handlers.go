@@ -128,6 +128,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
 	route(f, "/events/review", map[string]fiber.Handler{"GET": h.reviewPage}) // before /events/:id
+	route(f, "/events/search", map[string]fiber.Handler{"GET": h.searchPageView})
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
 	if h.opts.NotesURL == defaultNotesURL {
 		route(f, defaultNotesURL, map[string]fiber.Handler{"GET": h.notesPage})
@@ -142,6 +143,7 @@ func (h *Handlers) routes(f *fiber.App) {
 		route(api, l.Path, methods)
 	}
 	route(api, "/summary", map[string]fiber.Handler{"GET": h.summary}) // before /:id too
+	route(api, "/export", map[string]fiber.Handler{"GET": h.export}) // before /:id
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {

@@ -47,6 +47,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
 		"pages/notes":            page,
 		"pages/review":           sampleReview(page, loc),
+		"pages/search":           searchPage{chrome: page, Q: "q", Searched: true, Count: 1, List: listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"}},
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)
@@ -63,6 +64,7 @@ type chrome struct {
 	CSRF     string // the session's CSRF token, which app.js sends with every change
 	LoggedIn bool   // a browser session: the sidebar offers to log out
 	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page
+	Search   string // the words in the sidebar's search box
 }
 
 func (h *Handlers) chrome(c *fiber.Ctx, title string) chrome {
