@@ -42,7 +42,7 @@ func newRowCache(engine *html.Engine, max int) *rowCache {
 
 // html is the rendered row r.
 func (c *rowCache) html(r rowView) (template.HTML, error) {
-	if r.Message != "" || r.Target != targetSelf {
+	if r.Message != "" || r.UndoNote != "" || r.Target != targetSelf {
 		return c.render(r)
 	}
 	buf := jsonBuffers.Get().(*[]byte)

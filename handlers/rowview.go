@@ -24,6 +24,10 @@ type rowView struct {
 	Note    string    // what a capture text was read as, on a new row (capture.go)
 	Target  string    // where the answer to a lifecycle button goes
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
+
+	// UndoNote is the message after a complete, cancel or defer that offers
+	// the undo, "" otherwise (undoview.go).
+	UndoNote string
 }
 
 // newRow is e as a row whose buttons answer into target.
