@@ -16,10 +16,11 @@ import (
 
 // newEngine loads every template and renders each page and fragment once,
 // so a template error stops the process at start rather than on a request.
-func newEngine(loc *time.Location) (*html.Engine, error) {
+func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
 	engine.AddFunc("tagHref", tagHref) // a tag anywhere links to the listing of that tag
+	engine.AddFunc("asset", static.url) // {{asset "events.css"}}: the file's hashed address (assets.go)
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
