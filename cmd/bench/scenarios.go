@@ -93,6 +93,16 @@ func reviewPath() string {
 	}.Encode()
 }
 
+// exportPath is the CSV export of the month before benchNow: about 8,000
+// events at 1,000,000 over ten years, read in batches of 1,000.
+func exportPath() string {
+	return "/api/events/export?" + url.Values{
+		"format": {"csv"},
+		"from":   {benchNow.AddDate(0, -1, 0).Format(time.RFC3339)},
+		"to":     {benchNow.Format(time.RFC3339)},
+	}.Encode()
+}
+
 func scenarios() []*scenario {
 	list := []*scenario{
 		{key: "healthz", name: "`GET /healthz` (HTTP ceiling)", sample: get("/healthz", nil)},
@@ -106,6 +116,11 @@ func scenarios() []*scenario {
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
 		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: get(summaryPath(), nil)},
 		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: get(reviewPath(), pageHeader)},
+		// The seed puts "deploy" in one title of 500 and "회의록" in another: each query is
+		// 3 characters, served by the trigram index.
+		{key: "search-en", name: "search `q=dep` (English, 3 characters)", explain: true, sample: get("/api/events?q=dep", nil)},
+		{key: "search-ko", name: "search `q=회의록` (Korean, 3 characters)", explain: true, sample: get("/api/events?q="+url.QueryEscape("회의록"), nil)},
+		{key: "export", name: "export a month as CSV `GET /api/events/export`", sample: get(exportPath(), nil)},
 	}
 	for _, s := range list {
 		if s.sample != nil {

@@ -67,7 +67,9 @@ FROM (
                 WHEN at >= now() THEN CASE WHEN kind = 'calendar_event' AND r1 < 0.1 THEN 'tentative' ELSE 'planned' END
                 WHEN r1 < 0.06 THEN 'cancelled'
                 ELSE 'done' END)::event_status AS status,
-            CASE kind WHEN 'task' THEN 'Task ' WHEN 'calendar_event' THEN 'Meeting ' ELSE 'Worked on ' END || g AS title,
+            CASE kind WHEN 'task' THEN 'Task ' WHEN 'calendar_event' THEN 'Meeting ' ELSE 'Worked on ' END
+                || CASE WHEN g % 500 = 7 THEN 'deploy ' WHEN g % 500 = 257 THEN '회의록 ' ELSE '' END
+                || (ARRAY['plan', 'notes', 'review', 'email', '정리', '준비', '점검', '보고'])[g % 8 + 1] || ' ' || g AS title,
             (g % 4)::smallint AS priority,
             (ARRAY['home', 'work', 'health'])[g % 7 + 1] AS project_tag,
             CASE WHEN g % 37 = 0 THEN (ARRAY['calendar', 'issue_tracker', 'email', 'chat', 'shell', 'import', 'other'])[(g / 37) % 7 + 1]::event_source END AS source,
