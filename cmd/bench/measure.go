@@ -256,6 +256,10 @@ func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 			continue
 		}
 		for _, st := range s.sql {
+			// a statement of a request carries its deadline first (app/deadline.go)
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(st), "SET LOCAL statement_timeout"); ok {
+				_, st, _ = strings.Cut(rest, ";")
+			}
 			if st = strings.TrimSpace(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
 				continue
 			}
