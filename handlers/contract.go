@@ -16,6 +16,10 @@ const (
 	idQuickError  = "quick-error"  // where its refusal is shown
 	idHistory     = "history"      // the history of /events/{id}
 
+	// selRecords is where the quick-record line inserts its row (at the
+	// top): Today's Done & logged list, the one list of the other tabs.
+	selRecords = "[data-records]"
+
 	// triggerChanged is sent (HX-Trigger) when an event changed; the
 	// history of the detail page reloads on it.
 	triggerChanged = "event-changed"
@@ -44,6 +48,7 @@ var deferPresets = []deferPreset{
 var contract = func() string {
 	b, err := json.Marshal(map[string]string{
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
+		"records": selRecords,
 	})
 	if err != nil {
 		panic(err)
@@ -61,6 +66,7 @@ var contractFuncs = map[string]any{
 	"idQuickTitle":   func() string { return idQuickTitle },
 	"idQuickError":   func() string { return idQuickError },
 	"idHistory":      func() string { return idHistory },
+	"selRecords":     func() string { return selRecords },
 	"triggerChanged": func() string { return triggerChanged },
 	"pageContract":   func() string { return contract },
 }

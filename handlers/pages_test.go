@@ -106,7 +106,7 @@ func TestEventsPageEmptyTabAndBadQuery(t *testing.T) {
 	s := newServer(t)
 	for _, tab := range []string{"today", "inbox", "upcoming", "activity"} {
 		body := s.get("/events?tab="+tab).pageHTML(t, http.StatusOK)
-		m := regexp.MustCompile(`<li class="empty">([^<]+)</li>`).FindStringSubmatch(body)
+		m := regexp.MustCompile(`<(?:li|p) class="empty">([^<]+)</(?:li|p)>`).FindStringSubmatch(body)
 		if m == nil || len(strings.Fields(m[1])) < 4 {
 			t.Errorf("empty %s tab: want a sentence saying so, got %v", tab, m)
 		}

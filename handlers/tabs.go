@@ -32,9 +32,10 @@ type tabLink struct {
 
 // tabbedView is the tab list and the open tab's rows.
 type tabbedView struct {
-	Tabs    []tabLink
-	Current tab
-	List    listView
+	Tabs     []tabLink
+	Current  tab
+	List     listView
+	Sections []todaySection // Today's (today.go); nil on the other tabs
 }
 
 func newTabbed(current tab, rows []template.HTML, more string) tabbedView {

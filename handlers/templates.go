@@ -19,6 +19,7 @@ import (
 func newEngine(loc *time.Location) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
+	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}

@@ -632,5 +632,5 @@ func rfc(tm time.Time) string { return tm.Format(time.RFC3339) }
 
 // rowIDs is the ids of the rows in #list, top to bottom.
 func (p *tab) rowIDs() []string {
-	return eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].map(li => li.id)`)
+	return eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].map(li => li.id)`)
 }
