@@ -174,6 +174,10 @@ func (r rowView) SpanEnd() *time.Time {
 		if r.EndAt != nil {
 			return r.EndAt
 		}
+		if r.AllDay && r.StartAt != nil { // one whole day
+			end := models.DayStart(*r.StartAt, r.Loc, 1)
+			return &end
+		}
 		return r.StartAt
 	case models.KindTask:
 		if r.DueAt != nil {
