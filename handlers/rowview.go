@@ -241,11 +241,20 @@ func relTime(t, today time.Time, loc *time.Location) *localTime {
 	return &localTime{Text: relDay(t, today, loc) + " " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
 }
 
+// dateText is t's date, with its year only when that is not this year.
+func dateText(t time.Time, loc *time.Location) string {
+	if l := t.In(loc); l.Year() == time.Now().In(loc).Year() {
+		return l.Format("Mon 2 Jan")
+	}
+	return t.In(loc).Format(dayLayout)
+}
+
+// showTime is t as a date and clock time (the detail page, the history).
 func showTime(t *time.Time, loc *time.Location) *localTime {
 	if t == nil {
 		return nil
 	}
-	return &localTime{Text: t.In(loc).Format(dayLayout + ", " + clockLayout), Attr: models.FormatTime(*t)}
+	return &localTime{Text: dateText(*t, loc) + ", " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
 }
 
 // When is where the row sits in time, in the page's zone: a task's due

@@ -67,7 +67,7 @@ func todaySectionOf(r rowView) string {
 }
 
 // doneAt is when a row of Done & logged was finished: a log's end (else
-// its start), a task's last change (its completion).
+// its start), a task's completion (else its last change).
 func doneAt(e *models.Event) time.Time {
 	if e.Kind == models.KindActivityLog {
 		if e.EndedAt != nil {
@@ -76,6 +76,9 @@ func doneAt(e *models.Event) time.Time {
 		if e.StartedAt != nil {
 			return *e.StartedAt
 		}
+	}
+	if e.CompletedAt != nil {
+		return *e.CompletedAt
 	}
 	return e.UpdatedAt
 }

@@ -58,9 +58,10 @@ func TestTodaySections(t *testing.T) {
 		{"now", []int64{running.ID}},
 		{"schedule", []int64{pastCal.ID, laterCal.ID, timed.ID}},
 		{"todo", []int64{dayOnly.ID}},
-		// newest first: the task completed after the record, the record,
-		// the log that ended at 09:40
-		{"done", []int64{done.ID, record.ID, earlierLog.ID}},
+		// newest first: the record and the completion share the injected
+		// now, and the row made later (the record) goes first; then the
+		// log that ended at 09:40
+		{"done", []int64{record.ID, done.ID, earlierLog.ID}},
 	} {
 		if got := rows[want.section]; !slices.Equal(got, want.ids) {
 			t.Errorf("section %s: rows %v, want %v", want.section, got, want.ids)
