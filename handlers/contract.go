@@ -14,11 +14,17 @@ const (
 	idQuickRecord = "quick-record" // the one-line record form of /events
 	idQuickTitle  = "quick-title"  // its input
 	idQuickError  = "quick-error"  // where its refusal is shown
+	idTaskCapture = "task-capture" // the one-line task form of /events (capture text)
+	idTaskText    = "task-text"    // its input
+	idTaskError   = "task-error"   // where its refusal is shown
 	idHistory     = "history"      // the history of /events/{id}
 
 	// selRecords is where the quick-record line inserts its row (at the
 	// top): Today's Done & logged list, the one list of the other tabs.
 	selRecords = "[data-records]"
+	// selTasks is where the task capture line inserts its task (at the
+	// top): Today's To do list, the one list of the other tabs.
+	selTasks = "[data-tasks]"
 
 	// triggerChanged is sent (HX-Trigger) when an event changed; the
 	// history of the detail page reloads on it.
@@ -48,7 +54,8 @@ var deferPresets = []deferPreset{
 var contract = func() string {
 	b, err := json.Marshal(map[string]string{
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
-		"records": selRecords,
+		"records":     selRecords,
+		"taskCapture": idTaskCapture, "taskText": idTaskText, "taskError": idTaskError,
 	})
 	if err != nil {
 		panic(err)
@@ -67,6 +74,10 @@ var contractFuncs = map[string]any{
 	"idQuickError":   func() string { return idQuickError },
 	"idHistory":      func() string { return idHistory },
 	"selRecords":     func() string { return selRecords },
+	"selTasks":       func() string { return selTasks },
+	"idTaskCapture":  func() string { return idTaskCapture },
+	"idTaskText":     func() string { return idTaskText },
+	"idTaskError":    func() string { return idTaskError },
 	"triggerChanged": func() string { return triggerChanged },
 	"pageContract":   func() string { return contract },
 }

@@ -21,6 +21,12 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
+	if in.TextZone, err = createZone(c); err != nil {
+		return err
+	}
+	if in.Text.Set {
+		c.Locals(localCaptured, true) // the new row says what the text meant (capture.go)
+	}
 	if key != "" {
 		return h.createOnce(c, key, in)
 	}
@@ -38,6 +44,13 @@ func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
 		c.Set("HX-Redirect", "/events/"+itoa(e.ID))
 		setETag(c, e)
 		return c.SendStatus(fiber.StatusCreated)
+	}
+	if note := h.understood(c, e); note != "" && fragment(c) && targetOf(c) != toDetail {
+		c.Status(fiber.StatusCreated)
+		setETag(c, e)
+		r := h.row(e, "")
+		r.Note = note // what a task capture line was read as (capture.go)
+		return c.Render("partials/event_row", r)
 	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }

@@ -138,7 +138,9 @@ func newDetail(e models.Event, loc *time.Location, values url.Values, errs model
 	if values == nil {
 		values = formValues(e, loc)
 	}
-	return detailView{Row: newRow(e, loc, time.Time{}, targetDetail, message), Form: newForm(e.Kind, values, errs, loc), Saved: saved}
+	form := newForm(e.Kind, values, errs, loc)
+	dueDayHint(&form, e, loc)
+	return detailView{Row: newRow(e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
 }
 
 func (h *Handlers) detail(e models.Event, values url.Values, errs models.FieldErrors, saved, message string) detailView {

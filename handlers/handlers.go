@@ -127,6 +127,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/logout", map[string]fiber.Handler{"POST": h.logout})
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
+	route(f, "/events/review", map[string]fiber.Handler{"GET": h.reviewPage}) // before /events/:id
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
 	if h.opts.NotesURL == defaultNotesURL {
 		route(f, defaultNotesURL, map[string]fiber.Handler{"GET": h.notesPage})
@@ -140,6 +141,7 @@ func (h *Handlers) routes(f *fiber.App) {
 		}
 		route(api, l.Path, methods)
 	}
+	route(api, "/summary", map[string]fiber.Handler{"GET": h.summary}) // before /:id too
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {

@@ -45,12 +45,17 @@ func idempotencyKey(c *fiber.Ctx) (string, error) {
 }
 
 // fingerprint identifies the request a key was first sent with: its media
-// type and its body.
+// type, its body and, when given, the ?tz= a capture text is read in (the
+// same text in another zone is another event).
 func fingerprint(c *fiber.Ctx) [32]byte {
 	h := sha256.New()
 	h.Write([]byte(mediaType(c)))
 	h.Write([]byte{0})
 	h.Write(c.Body())
+	if tz := c.Request().URI().QueryArgs().Peek("tz"); tz != nil {
+		h.Write([]byte{0})
+		h.Write(tz)
+	}
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return sum

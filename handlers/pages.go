@@ -68,6 +68,9 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if values.Has("project_tag") {
+		return h.tagPage(c, values) // a tag's listing: tagview.go
+	}
 	name := "today"
 	for key, v := range values {
 		if key != "tab" || len(v) != 1 {

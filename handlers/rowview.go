@@ -23,6 +23,7 @@ type rowView struct {
 	Ops     []models.Op // the lifecycle operations the row offers
 	Loc     *time.Location
 	Message string    // a short note, such as why an operation was refused
+	Note    string    // what a capture text was read as, on a new row (capture.go)
 	Target  string    // where the answer to a lifecycle button goes
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
 	Past    bool      // a calendar entry or timed task that has ended (markPast)
@@ -271,9 +272,8 @@ func (r rowView) When() *localTime {
 	switch r.Kind {
 	case models.KindTask:
 		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
-			w.Text = relDay(*start, r.Today, r.Loc)
-		}
-		if r.DueAt != nil {
+			w.Text = "due " + relDay(*start, r.Today, r.Loc) // a day without a time (capture text)
+		} else if r.DueAt != nil {
 			w.Text = "due " + w.Text
 		} else {
 			w.Text = "starts " + w.Text
@@ -285,14 +285,14 @@ func (r rowView) When() *localTime {
 				w.Text = relDay(*start, r.Today, r.Loc) + " – " + relDay(r.EndAt.Add(-time.Hour), r.Today, r.Loc)
 			}
 		} else if r.EndAt != nil {
-			w.Text += "–" + until(*start, *r.EndAt, r.Today, r.Loc)
+			w.Text += "–" + untilRel(*start, *r.EndAt, r.Today, r.Loc)
 		}
 	case models.KindActivityLog:
 		switch {
 		case r.Running():
 			w.Text = "since " + w.Text
 		case r.StartedAt != nil && r.EndedAt != nil && !r.EndedAt.Equal(*r.StartedAt):
-			w.Text += "–" + until(*r.StartedAt, *r.EndedAt, r.Today, r.Loc)
+			w.Text += "–" + untilRel(*r.StartedAt, *r.EndedAt, r.Today, r.Loc)
 		}
 	}
 	return w
@@ -300,7 +300,16 @@ func (r rowView) When() *localTime {
 
 // until is the end of a span: its clock time on the start's day, else its
 // day and time.
-func until(start, end, today time.Time, loc *time.Location) string {
+func until(start, end time.Time, loc *time.Location) string {
+	s, e := start.In(loc), end.In(loc)
+	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
+		return e.Format(clockLayout)
+	}
+	return e.Format(dayLayout + ", " + clockLayout)
+}
+
+// untilRel is until with the end's day relative to today ("tomorrow 02:00").
+func untilRel(start, end, today time.Time, loc *time.Location) string {
 	s, e := start.In(loc), end.In(loc)
 	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
 		return e.Format(clockLayout)

@@ -35,6 +35,7 @@ type tabbedView struct {
 	Tabs     []tabLink
 	Current  tab
 	List     listView
+	Tag      string         // a tag's listing (tagview.go): no tab is selected
 	Sections []todaySection // Today's (today.go); nil on the other tabs
 }
 

@@ -20,6 +20,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
 	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
+	engine.AddFunc("tagHref", tagHref) // a tag anywhere links to the listing of that tag
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
@@ -46,6 +47,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		"pages/error":            errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
 		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
 		"pages/notes":            page,
+		"pages/review":           sampleReview(page, loc),
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)
@@ -61,6 +63,7 @@ type chrome struct {
 	NotesURL string // the sidebar's Notes entry
 	CSRF     string // the session's CSRF token, which app.js sends with every change
 	LoggedIn bool   // a browser session: the sidebar offers to log out
+	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page
 }
 
 func (h *Handlers) chrome(c *fiber.Ctx, title string) chrome {

@@ -35,6 +35,7 @@ type todaySection struct {
 	Key, Heading string
 	Rows         []template.HTML
 	Records      bool // the quick-record line inserts here
+	Tasks        bool // the task capture line inserts here
 }
 
 // todayLimit is the page size Today asks its listing for: a whole day in
@@ -103,7 +104,7 @@ func (h *Handlers) todaySections(events []models.Event) ([]todaySection, error) 
 	})
 	out := make([]todaySection, len(todayHeadings))
 	for i, hd := range todayHeadings {
-		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone}
+		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo}
 		for _, r := range byKey[hd.Key] {
 			html, err := h.cache.html(r)
 			if err != nil {

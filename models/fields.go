@@ -66,6 +66,12 @@ type Input struct {
 	SourceRef   Opt[string]
 	DeferUntil  Opt[time.Time]
 
+	// Text is a capture text (create only, see capture_input.go), read into
+	// the fields above that the body does not give; TextZone is the zone it
+	// is read in (the request's ?tz=), nil for the service's zone.
+	Text     Opt[string]
+	TextZone *time.Location
+
 	// FromForm is set for a form body: its times carry minutes only, and a
 	// PATCH compares them at that precision.
 	FromForm bool
@@ -374,11 +380,22 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 	}
 }
 
-// fieldIndex finds a field by its API name.
+// RequestOnlyFields are fields a request may carry that are no column of
+// an event: text, the capture text of a create (capture_input.go). They
+// decode like the others but are never stored, listed or shown.
+var RequestOnlyFields = []Field{
+	newField("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
+}
+
+// fieldIndex finds a field by its API name: the event's fields and the
+// request-only ones.
 var fieldIndex = func() map[string]*Field {
-	m := make(map[string]*Field, len(EventFields))
+	m := make(map[string]*Field, len(EventFields)+len(RequestOnlyFields))
 	for i := range EventFields {
 		m[EventFields[i].Name] = &EventFields[i]
+	}
+	for i := range RequestOnlyFields {
+		m[RequestOnlyFields[i].Name] = &RequestOnlyFields[i]
 	}
 	return m
 }()

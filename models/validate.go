@@ -54,6 +54,9 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	default:
 		e.Kind = in.Kind.V
 	}
+	if in.Text.Set && !in.applyCapture(e.Kind, now, loc, &fe) {
+		return Event{}, fe
+	}
 	in.copyEditable(&e)
 	e.Source = in.Source.Ptr()
 	e.SourceRef = in.SourceRef.Ptr()

@@ -46,19 +46,28 @@
     return null;
   }
 
-  function quickInput() { return document.getElementById(ids.quickTitle); }
+  // The one-line forms of /events: the quick record and the task capture.
+  // Each sends its line as text (capture text, read by the server).
+  var lines = [
+    { form: ids.quickRecord, input: ids.quickTitle, error: ids.quickError, key: null },
+    { form: ids.taskCapture, input: ids.taskText, error: ids.taskError, key: null }
+  ];
+  function lineOf(id, field) {
+    for (var i = 0; i < lines.length; i++) if (lines[i][field] === id) return lines[i];
+    return null;
+  }
 
-  // Retries (Idempotency-Key): each quick-record line has a key of its own.
-  // Sending the same line again (Enter pressed twice, or again after an
-  // answer that never came) sends the same key, so the server records it
-  // once; a changed line, or the next one after a record, gets a new key.
-  var quickKey = null;
+  // Retries (Idempotency-Key): each line has a key of its own. Sending the
+  // same line again (Enter pressed twice, or again after an answer that
+  // never came) sends the same key, so the server records it once; a
+  // changed line, or the next one after a record, gets a new key.
   function newKey() {
     var bytes = crypto.getRandomValues(new Uint8Array(16)); // no secure context needed, unlike randomUUID
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
   document.addEventListener("input", function (evt) {
-    if (evt.target && evt.target.id === ids.quickTitle) quickKey = null;
+    var line = evt.target && lineOf(evt.target.id, "input");
+    if (line) line.key = null;
   });
 
   // Every request of a logged-in page carries the session's CSRF token.
@@ -67,13 +76,14 @@
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, source = ctx.sourceElement;
     if (csrf) ctx.request.headers["X-CSRF-Token"] = csrf.content;
-    if (source.id === ids.quickRecord) {
-      if (!(quickInput().value || "").trim()) {
+    var line = lineOf(source.id, "form");
+    if (line) {
+      if (!(document.getElementById(line.input).value || "").trim()) {
         evt.preventDefault(); // an empty line records nothing
         return;
       }
-      quickKey = quickKey || newKey();
-      ctx.request.headers["Idempotency-Key"] = quickKey;
+      line.key = line.key || newKey();
+      ctx.request.headers["Idempotency-Key"] = line.key;
     }
     // A write from inside a drawn event (its row, or the detail section)
     // carries the validator it was drawn with, so a stale tab's click or
@@ -86,16 +96,18 @@
     }
   });
 
-  // After a quick record: the row is in the list; clear the line and keep
-  // the focus for the next one. After a refusal the text stays for fixing.
+  // After a line is recorded: the row is in the list; clear the line and
+  // keep the focus for the next one. After a refusal the text stays for
+  // fixing.
   document.addEventListener("htmx:after:swap", function (evt) {
     var ctx = evt.detail.ctx;
-    if (!ctx.sourceElement || ctx.sourceElement.id !== ids.quickRecord) return;
-    var input = quickInput();
+    var line = ctx.sourceElement && lineOf(ctx.sourceElement.id, "form");
+    if (!line) return;
+    var input = document.getElementById(line.input);
     if (ctx.response && ctx.response.status < 400) {
       input.value = "";
-      quickKey = null; // recorded: the next line is another record
-      document.getElementById(ids.quickError).replaceChildren();
+      line.key = null; // recorded: the next line is another record
+      document.getElementById(line.error).replaceChildren();
     }
     input.focus();
   });

@@ -256,7 +256,7 @@ func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 			continue
 		}
 		for _, st := range s.sql {
-			if !strings.HasPrefix(st, "SELECT") {
+			if st = strings.TrimSpace(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
 				continue
 			}
 			var lines []string

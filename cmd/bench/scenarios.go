@@ -75,6 +75,24 @@ func upcomingPath() string {
 	}.Encode()
 }
 
+// summaryPath is the summary of the seven local days up to benchNow's day
+// (in the service's zone, Asia/Seoul): its days, logs and completions.
+func summaryPath() string {
+	return "/api/events/summary?" + url.Values{
+		"from": {benchNow.AddDate(0, 0, -6).Format(time.RFC3339)},
+		"to":   {benchNow.Format(time.RFC3339)},
+	}.Encode()
+}
+
+// reviewPath is the review page of the same week: the summary, the
+// logbook of every entry of the week and the page around them.
+func reviewPath() string {
+	return "/events/review?" + url.Values{
+		"from": {benchNow.AddDate(0, 0, -6).Format(time.RFC3339)},
+		"to":   {benchNow.Format(time.RFC3339)},
+	}.Encode()
+}
+
 func scenarios() []*scenario {
 	list := []*scenario{
 		{key: "healthz", name: "`GET /healthz` (HTTP ceiling)", sample: get("/healthz", nil)},
@@ -86,6 +104,8 @@ func scenarios() []*scenario {
 		{key: "lifecycle", name: "complete / reactivate", write: true},
 		{key: "page", name: "`GET /events` (HTML page)", sample: get("/events", pageHeader)},
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
+		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: get(summaryPath(), nil)},
+		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: get(reviewPath(), pageHeader)},
 	}
 	for _, s := range list {
 		if s.sample != nil {

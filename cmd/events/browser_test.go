@@ -49,6 +49,7 @@ func TestBrowser(t *testing.T) {
 		{"ServerUnreachable", testServerUnreachable},
 		{"Accessibility", testAccessibility},
 		{"Screenshots", testScreenshots},
+		{"Review", testReview},
 		{"WithAuthentication", testWithAuthentication},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

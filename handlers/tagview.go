@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/models"
+)
+
+// Tags link to a filtered listing (DESIGN.md, "Capture text" and "Tag
+// links"): /events?project_tag=work is the events page whose list is
+// GET /api/events?project_tag=work, every kind and status in span order.
+
+// tagHref is the address of the listing of tag.
+func tagHref(tag string) string {
+	return "/events?project_tag=" + strings.ReplaceAll(url.QueryEscape(tag), "+", "%20")
+}
+
+// TagHref is the address of the row's tag listing ("" without a tag).
+func (r rowView) TagHref() string {
+	if r.ProjectTag == nil {
+		return ""
+	}
+	return tagHref(*r.ProjectTag)
+}
+
+// Duration is a finished activity log's length in words ("15 min",
+// "1 h 30 min"), "" for anything else: what a quick record's text understood.
+func (r rowView) Duration() string {
+	if r.Kind != models.KindActivityLog || r.StartedAt == nil || r.EndedAt == nil || !r.EndedAt.After(*r.StartedAt) {
+		return ""
+	}
+	return durationText(r.EndedAt.Sub(*r.StartedAt))
+}
+
+// durationText is d in hours and minutes, rounded to the minute.
+func durationText(d time.Duration) string {
+	m := int((d + 30*time.Second) / time.Minute)
+	switch {
+	case m < 1:
+		return "under 1 min"
+	case m < 60:
+		return strconv.Itoa(m) + " min"
+	case m%60 == 0:
+		return strconv.Itoa(m/60) + " h"
+	}
+	return strconv.Itoa(m/60) + " h " + strconv.Itoa(m%60) + " min"
+}
+
+// tagPage: GET /events?project_tag=work, the events page listing the tag's
+// events (the API's GET /api/events?project_tag=work); the tabs stay, none
+// selected. It takes project_tag once and nothing else.
+func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
+	for key, v := range values {
+		if key != "project_tag" || len(v) != 1 {
+			return models.BadRequest(key, "is not a parameter of a tag's listing; it takes project_tag once")
+		}
+	}
+	tag := values.Get("project_tag")
+	if tag == "" {
+		return models.BadRequest("project_tag", "must name a tag")
+	}
+	l := listings[slices.IndexFunc(listings, func(l listing) bool { return l.Name == models.ListEvents })]
+	q := url.Values{"project_tag": {tag}}
+	page, err := h.load(c, l, q)
+	if err != nil {
+		return err
+	}
+	rows, err := h.rows(page.Items)
+	if err != nil {
+		return err
+	}
+	current := tab{Name: "tag", Label: "#" + shown(tag), Listing: l, Path: l.apiPath(),
+		Empty: "No events are tagged #" + shown(tag) + "."}
+	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
+	view.Tag = shown(tag)
+	if fragment(c) {
+		return c.Render("partials/tabbed", view)
+	}
+	return c.Render("pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
+}

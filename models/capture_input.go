@@ -1,0 +1,75 @@
+package models
+
+import "time"
+
+// applyCapture reads in.Text (DESIGN.md, "Capture text") into the fields
+// of in that the body does not give, so that what follows (defaults,
+// validation, the stored row) is the same as for a body that sent those
+// fields. kind is the body's kind ("" when it has none or a bad one: the
+// kind's own error says so). Refusals name text; false means stop.
+//
+// Fields given explicitly win: an explicit title is refused with text (the
+// title stays literal, never parsed); an explicit project_tag, due_at or
+// priority replaces the text's; for an activity log, an explicit started_at
+// or ended_at replaces that end of the span, and a duration word then
+// carries the other end with it (ended_at 10:00 with 15m starts at 9:45);
+// an explicit status in_progress keeps the text's start and drops its end
+// (a running log since then).
+func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *FieldErrors) bool {
+	switch {
+	case in.Title.Set:
+		fe.add("text", "cannot be sent with title: send the line as text, or the fields themselves")
+		return false
+	case kind == KindCalendarEvent:
+		fe.add("text", "is read only for an activity_log or a task; a calendar_event takes title and start_at")
+		return false
+	case kind == "":
+		return true // kind is required; its error is enough
+	}
+	if in.TextZone != nil {
+		loc = in.TextZone
+	}
+	c, err := ParseCapture(kind, in.Text.V, now, loc)
+	if err != nil {
+		if e, ok := err.(FieldErrors); ok {
+			*fe = append(*fe, e...)
+		} else {
+			fe.add("text", "%s", err)
+		}
+		return false
+	}
+	in.Title = Opt[string]{Set: true, V: c.Title}
+	if c.ProjectTag != nil && !in.ProjectTag.Set {
+		in.ProjectTag = Opt[string]{Set: true, V: *c.ProjectTag}
+	}
+	switch kind {
+	case KindTask:
+		if c.DueAt != nil && !in.DueAt.Set {
+			in.DueAt = Opt[time.Time]{Set: true, V: *c.DueAt}
+		}
+		if c.Priority != 0 && !in.Priority.Set {
+			in.Priority = Opt[int]{Set: true, V: c.Priority}
+		}
+	case KindActivityLog:
+		if c.StartedAt == nil {
+			return true
+		}
+		start, end := *c.StartedAt, *c.EndedAt
+		switch {
+		case in.StartedAt.Set && in.EndedAt.Set:
+			return true
+		case in.EndedAt.Set && !in.EndedAt.Null && c.Duration > 0:
+			start = in.EndedAt.V.Add(-c.Duration)
+		case in.StartedAt.Set && !in.StartedAt.Null && c.Duration > 0:
+			end = in.StartedAt.V.Add(c.Duration)
+		}
+		if !in.StartedAt.Set {
+			in.StartedAt = Opt[time.Time]{Set: true, V: start}
+		}
+		running := in.Status.Set && in.Status.V == StatusInProgress
+		if !in.EndedAt.Set && !running {
+			in.EndedAt = Opt[time.Time]{Set: true, V: end}
+		}
+	}
+	return true
+}
