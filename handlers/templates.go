@@ -20,7 +20,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
 	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
-	engine.AddFunc("tagHref", tagHref) // a tag anywhere links to the listing of that tag
+	engine.AddFunc("tagHref", tagHref)                                                // a tag anywhere links to the listing of that tag
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
