@@ -146,7 +146,7 @@ func testTaskCapture(t *testing.T, b *browser) {
 	p.click("#task-text")
 	p.setValue("#task-text", "tomorrow #home")
 	p.keys("\r")
-	p.waitFor("the refusal in #task-error", `document.querySelector('#task-error')?.textContent.includes('title')`)
+	p.waitFor("the refusal in #task-error", `document.querySelector('#task-error')?.textContent.toLowerCase().includes('title')`)
 	if n := len(listAll(t, s.base)); n != 2 {
 		t.Errorf("%d events stored, want 2", n)
 	}
