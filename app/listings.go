@@ -27,6 +27,25 @@ const (
 // List answers GET /api/events: any status unless filtered, in span order,
 // events without a time last.
 func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	sql, args := s.listSQL(q)
+	return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
+		return models.Position{T: e.SpanStart(), ID: e.ID}
+	})
+}
+
+// listSQL is List's statement and its arguments but the LIMIT.
+func (s *Service) listSQL(q models.ListQuery) (string, []any) {
+	w := s.filters(q)
+	if q.After != nil {
+		w.add("("+spanStart+", e.id) > (coalesce(?::timestamptz, 'infinity'), ?)", bound(q.After.T), q.After.ID)
+	}
+	return "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
+		"\nORDER BY " + spanStart + ", e.id\nLIMIT ?", w.args
+}
+
+// filters are the conditions of GET /api/events's filters, which its
+// export shares.
+func (s *Service) filters(q models.ListQuery) where {
 	var w where
 	if len(q.Kinds) > 0 {
 		w.add("e.kind IN (?)", bun.In(q.Kinds))
@@ -50,14 +69,8 @@ func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Eve
 	if q.From != nil || q.To != nil {
 		overlaps(&w, q.From, q.To, s.now())
 	}
-	if q.After != nil {
-		w.add("("+spanStart+", e.id) > (coalesce(?::timestamptz, 'infinity'), ?)", bound(q.After.T), q.After.ID)
-	}
-	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
-		"\nORDER BY " + spanStart + ", e.id\nLIMIT ?"
-	return s.page(ctx, q, sql, w.args, func(e *models.Event) models.Position {
-		return models.Position{T: e.SpanStart(), ID: e.ID}
-	})
+	search(&w, q.Words)
+	return w
 }
 
 // Today answers GET /api/events/today: what the day in q.Loc holds, overdue

@@ -39,3 +39,19 @@ func overlaps(w *where, from, to *time.Time, now time.Time) {
 		w.add("(NOT upper_inf(e.span) OR ? < ?)", *from, now)
 	}
 }
+
+// searchExpr is the expression events_search_idx indexes (migration
+// 20261123000300): a condition on exactly it is served by the trigram index.
+const searchExpr = "lower(e.title || ' ' || e.description)"
+
+// likeEscaper escapes LIKE's wildcards and its escape character, so a word
+// matches only itself.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// search selects events whose title or description holds every word,
+// case-insensitively (DESIGN.md, Search).
+func search(w *where, words []string) {
+	for _, word := range words {
+		w.add(searchExpr+" LIKE '%' || lower(?) || '%'", likeEscaper.Replace(word))
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
+
 	"events/app"
 	"events/app/dbtest"
 	"events/handlers"
@@ -88,4 +90,77 @@ func BenchmarkEventsPage(b *testing.B) {
 	}
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/120, "allocs/row")
+}
+
+// BenchmarkCompressFragment answers GET /api/events/today as htmx asks for
+// it (the hot path of the pages: a tab's fragment) over 10 and 40 open
+// tasks of the day, with no Accept-Encoding, with gzip, and with brotli,
+// and reports the bytes sent; before that, the encoding alone of the same
+// fragment with gzip 5 (what compress.go does) and brotli 4 (what it chose
+// not to do): what compressing costs per answer (README, Caching and
+// compression).
+func BenchmarkCompressFragment(b *testing.B) {
+	db := dbtest.New(b)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `INSERT INTO events (kind, status, title, description, due_at, priority, project_tag, created_at, updated_at)
+		SELECT 'task', 'planned', 'Task number ' || g, '', ?::timestamptz + g * interval '5 minutes', g % 4,
+			CASE WHEN g % 2 = 0 THEN 'home' END, ?::timestamptz, ?::timestamptz
+		FROM generate_series(1, 40) g`, t0, t0, t0); err != nil {
+		b.Fatal(err)
+	}
+	svc := app.NewService(db, seoul, func() time.Time { return t0 })
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, rows := range []int{1, 10, 40} {
+		// The encoding alone, at compress.go's levels, on this fragment.
+		req := httptest.NewRequest("GET", fmt.Sprintf("/api/events/today?limit=%d", rows), nil)
+		req.Header.Set("HX-Request", "true")
+		res, err := f.Test(req, -1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for _, enc := range []struct {
+			name string
+			fn   func([]byte, []byte) []byte
+		}{
+			{"gzip5", func(dst, src []byte) []byte { return fasthttp.AppendGzipBytesLevel(dst, src, 5) }},
+			{"br4", func(dst, src []byte) []byte { return fasthttp.AppendBrotliBytesLevel(dst, src, 4) }},
+		} {
+			b.Run(fmt.Sprintf("rows=%d/encode=%s", rows, enc.name), func(b *testing.B) {
+				var out []byte
+				for b.Loop() {
+					out = enc.fn(out[:0], body)
+				}
+				b.ReportMetric(float64(len(body)), "in-bytes")
+				b.ReportMetric(float64(len(out)), "bytes")
+			})
+		}
+		for _, accept := range []string{"", "gzip", "br"} {
+			b.Run(fmt.Sprintf("rows=%d/accept=%s", rows, accept), func(b *testing.B) {
+				target := fmt.Sprintf("/api/events/today?limit=%d", rows)
+				var n int64
+				for b.Loop() {
+					req := httptest.NewRequest("GET", target, nil)
+					req.Header.Set("HX-Request", "true")
+					if accept != "" {
+						req.Header.Set("Accept-Encoding", accept)
+					}
+					res, err := f.Test(req, -1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n, _ = io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode != 200 || (res.Header.Get("Content-Encoding") == "gzip") != (accept == "gzip" && n < 20000) {
+						b.Fatalf("GET %s (%s): %d, %q, %d bytes", target, accept, res.StatusCode, res.Header.Get("Content-Encoding"), n)
+					}
+				}
+				b.ReportMetric(float64(n), "bytes")
+			})
+		}
+	}
 }

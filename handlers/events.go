@@ -113,7 +113,7 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 			return h.refusedWrite(c, id, err)
 		}
 		changed(c)
-		return h.sendEvent(c, fiber.StatusOK, e, "", "")
+		return h.sendOperated(c, op, e) // with the undo message: undoview.go
 	}
 }
 

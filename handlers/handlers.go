@@ -8,19 +8,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"events/app"
 	"events/docs"
 	"events/models"
-	"events/static"
 )
 
 // BodyLimit is the largest request body accepted (413 above it).
@@ -53,6 +50,8 @@ type Handlers struct {
 	opts  Options
 	log   *slog.Logger
 	cache *rowCache // rendered list rows
+	// static is the files of static/, hashed and compressed at start
+	static *assets
 }
 
 // New returns the Fiber app of the service, its templates loaded and checked.
@@ -73,7 +72,12 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		}
 	}
 	h := &Handlers{svc: svc, opts: opts, log: opts.Logger}
-	engine, err := newEngine(svc.Location())
+	files, err := embeddedAssets()
+	if err != nil {
+		return nil, err
+	}
+	h.static = files
+	engine, err := newEngine(svc.Location(), files)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +113,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 func (h *Handlers) routes(f *fiber.App) {
 	f.Use(requestID)
 	f.Use(h.logRequests)
+	f.Use(h.compress)
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
 	f.Use(strictFraming)
@@ -116,7 +121,7 @@ func (h *Handlers) routes(f *fiber.App) {
 
 	f.Get("/healthz", h.healthz)
 	f.Get("/readyz", h.readyz)
-	f.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
+	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
 
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
@@ -128,6 +133,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	route(f, "/events", map[string]fiber.Handler{"GET": h.eventsPage})
 	route(f, "/events/new", map[string]fiber.Handler{"GET": h.newPage})
 	route(f, "/events/review", map[string]fiber.Handler{"GET": h.reviewPage}) // before /events/:id
+	route(f, "/events/search", map[string]fiber.Handler{"GET": h.searchPageView})
 	route(f, "/events/:id", map[string]fiber.Handler{"GET": h.detailPage})
 	if h.opts.NotesURL == defaultNotesURL {
 		route(f, defaultNotesURL, map[string]fiber.Handler{"GET": h.notesPage})
@@ -142,6 +148,7 @@ func (h *Handlers) routes(f *fiber.App) {
 		route(api, l.Path, methods)
 	}
 	route(api, "/summary", map[string]fiber.Handler{"GET": h.summary}) // before /:id too
+	route(api, "/export", map[string]fiber.Handler{"GET": h.export})   // before /:id
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {

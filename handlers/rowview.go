@@ -28,6 +28,10 @@ type rowView struct {
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
 	Past    bool      // a calendar entry or timed task that has ended (markPast)
 	Elapsed string    // a running log's time so far, "1 h 25 min" (markPast)
+
+	// UndoNote is the message after a complete, cancel or defer that offers
+	// the undo, "" otherwise (undoview.go).
+	UndoNote string
 }
 
 // newRow is e as a row whose buttons answer into target.

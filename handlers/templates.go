@@ -16,11 +16,12 @@ import (
 
 // newEngine loads every template and renders each page and fragment once,
 // so a template error stops the process at start rather than on a request.
-func newEngine(loc *time.Location) (*html.Engine, error) {
+func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
 	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
 	engine.AddFunc("tagHref", tagHref)                                                // a tag anywhere links to the listing of that tag
+	engine.AddFunc("asset", static.url)                                               // {{asset "events.css"}}: the file's hashed address (assets.go)
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
@@ -48,6 +49,7 @@ func newEngine(loc *time.Location) (*html.Engine, error) {
 		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
 		"pages/notes":            page,
 		"pages/review":           sampleReview(page, loc),
+		"pages/search":           searchPage{chrome: page, Q: "q", Searched: true, Count: 1, List: listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"}},
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)
@@ -64,6 +66,7 @@ type chrome struct {
 	CSRF     string // the session's CSRF token, which app.js sends with every change
 	LoggedIn bool   // a browser session: the sidebar offers to log out
 	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page
+	Search   string // the words in the sidebar's search box
 }
 
 func (h *Handlers) chrome(c *fiber.Ctx, title string) chrome {

@@ -241,7 +241,7 @@ func checkAnswer(t *testing.T, e Event) {
 
 // querySeeds are raw query strings, as a client sends them after the "?".
 var querySeeds = []string{
-	``, `&`, `=`, `%zz`, `a;b`, `limit=1`, `limit=1000`, `limit=1001`, `limit=0`, `limit=-1`, `limit=1e3`, `limit=+5`,
+	``, `q=%ED%9A%8C%EC%9D%98%20_%25`, `q=%20%20`, `q=a&kind=task`, `&`, `=`, `%zz`, `a;b`, `limit=1`, `limit=1000`, `limit=1001`, `limit=0`, `limit=-1`, `limit=1e3`, `limit=+5`,
 	`limit=99999999999999999999`, `limit=1&limit=2`, `tz=UTC`, `tz=Asia/Seoul`, `tz=`, `tz=Local`, `tz=../../etc/passwd`,
 	`tz=%2Fetc%2Flocaltime`, `tz=America/New_York&from=2026-03-08T02:30:00-05:00`, `kind=task,activity_log`, `kind=`,
 	`kind=task,`, `status=planned,done`, `status=PLANNED`, `status=planned%00`, `source=email,other`, `source=`,

@@ -24,7 +24,11 @@ const (
 	ListInbox    Listing = "inbox"    // GET /api/events/inbox
 	ListActivity Listing = "activity" // GET /api/events/activity
 	ListHistory  Listing = "history"  // GET /api/events/{id}/history
+	ListExport   Listing = "export"   // GET /api/events/export: the filters of events, no page
 )
+
+// MaxSearch is the longest q, in characters.
+const MaxSearch = 200
 
 // Page sizes of every list.
 const (
@@ -34,11 +38,12 @@ const (
 
 // listParams are the query parameters each listing takes.
 var listParams = map[Listing][]string{
-	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "tz", "limit", "cursor"},
+	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "q", "tz", "limit", "cursor"},
 	ListToday:    {"tz", "limit", "cursor"},
 	ListInbox:    {"limit", "cursor"},
 	ListActivity: {"from", "to", "tz", "limit", "cursor"},
 	ListHistory:  {"limit", "cursor"},
+	ListExport:   {"kind", "status", "from", "to", "project_tag", "source", "q"},
 }
 
 // ListQuery is a parsed list request.
@@ -49,6 +54,7 @@ type ListQuery struct {
 	Sources    []Source
 	ProjectTag *string
 	From, To   *time.Time
+	Words      []string       // q: every word must occur in the title or the description
 	Loc        *time.Location // ?tz=, else the configured zone
 	Limit      int
 	After      *Position // the last row of the previous page
@@ -118,6 +124,13 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 			return lq, BadRequest("project_tag", "%s", fe[0].Message)
 		}
 		lq.ProjectTag = &tag
+	}
+	if q.Has("q") {
+		v := q.Get("q")
+		if utf8.RuneCountInString(v) > MaxSearch {
+			return lq, BadRequest("q", "must be at most %d characters", MaxSearch)
+		}
+		lq.Words = strings.Fields(v) // a q of spaces only filters nothing
 	}
 	for _, p := range []struct {
 		name string

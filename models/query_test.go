@@ -17,7 +17,7 @@ var listings = []Listing{ListEvents, ListToday, ListInbox, ListActivity, ListHis
 // listAllowed is docs/DESIGN.md's listings written out: the filters of each, the
 // zone where days or windows matter, and limit and cursor everywhere.
 var listAllowed = map[Listing][]string{
-	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "tz", "limit", "cursor"},
+	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "q", "tz", "limit", "cursor"},
 	ListToday:    {"tz", "limit", "cursor"},
 	ListInbox:    {"limit", "cursor"},
 	ListActivity: {"from", "to", "tz", "limit", "cursor"},

@@ -220,3 +220,250 @@
     }
   });
 })();
+
+// keys15 (issue 15): keyboard shortcuts, the tabs' arrow keys (WAI-ARIA
+// tabs pattern), the current row of j/k, and the focus on the undo message
+// a row is drawn with after Complete, Cancel or Defer. Shortcuts never fire
+// while typing in a field or with Ctrl, Alt or Meta held.
+(function () {
+  "use strict";
+
+  var meta = document.querySelector('meta[name="page-contract"]');
+  var ids = meta ? JSON.parse(meta.content) : {};
+
+  // The shortcuts, as the help lists them.
+  var shortcuts = [
+    ["/", "Focus the quick-record line"],
+    ["t", "Focus the task capture line"],
+    ["g t", "Go to Today"],
+    ["g i", "Go to Inbox"],
+    ["g u", "Go to Upcoming"],
+    ["g a", "Go to Activity"],
+    ["g r", "Go to the review page"],
+    ["j k", "Next, previous row"],
+    ["x", "Complete the current row"],
+    ["d", "Open its defer menu"],
+    ["c", "Cancel it"],
+    ["u", "Undo its last complete, cancel or defer"],
+    ["← →", "Previous, next tab (on a tab)"],
+    ["Home End", "First, last tab (on a tab)"],
+    ["?", "Show this list"],
+    ["Esc", "Close this list or a menu"]
+  ];
+  var goTabs = { t: "today", i: "inbox", u: "upcoming", a: "activity" };
+
+  function typing(el) {
+    return el instanceof Element &&
+      (el.isContentEditable || !!el.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])"));
+  }
+
+  // ---- rows: the current one is marked and remembered by its id ----
+  var currentId = null;
+  function rows() { return Array.prototype.slice.call(document.querySelectorAll("li.event-row")); }
+  function currentRow() {
+    var a = document.activeElement;
+    var r = a && a.closest && a.closest("li.event-row");
+    return r || (currentId && document.getElementById(currentId)) || null;
+  }
+  function mark(r) {
+    document.querySelectorAll("li.event-row[data-current]").forEach(function (x) {
+      if (x !== r) x.removeAttribute("data-current");
+    });
+    if (!r) return;
+    r.setAttribute("data-current", "");
+    currentId = r.id;
+  }
+  function focusRow(r) {
+    if (!r) return;
+    mark(r);
+    r.tabIndex = -1;
+    r.focus();
+    r.scrollIntoView({ block: "nearest" });
+  }
+  function move(step) {
+    var all = rows(), r = currentRow(), i = all.indexOf(r);
+    if (!all.length) return;
+    i = i < 0 ? (step > 0 ? 0 : all.length - 1) : Math.min(all.length - 1, Math.max(0, i + step));
+    focusRow(all[i]);
+  }
+  document.addEventListener("focusin", function (evt) {
+    var r = evt.target.closest && evt.target.closest("li.event-row");
+    if (r) mark(r);
+  });
+  function press(sel) {
+    var r = currentRow(), b = r && r.querySelector(sel);
+    if (b) b.click();
+    return !!b;
+  }
+  function openDefer() {
+    var r = currentRow(), d = r && r.querySelector("details.defer");
+    if (!d) return;
+    d.open = true;
+    var first = d.querySelector(".defer-preset, input, button");
+    if (first) first.focus();
+  }
+
+  // A redrawn row takes the focus where the keyboard expects it: its undo
+  // button after Complete, Cancel or Defer; after an undo, its first
+  // lifecycle button; the row itself when a shortcut acted on it.
+  var swapped = null;
+  document.addEventListener("htmx:before:swap", function (evt) {
+    var target = evt.detail.ctx.target, active = document.activeElement;
+    swapped = null;
+    if (!(target instanceof Element) || !target.matches("li.event-row, [data-etag]")) return;
+    if (!target.contains(active)) return;
+    swapped = { id: target.id, row: active === target, undo: !!(active && active.matches("[data-undo]")) };
+  });
+  document.addEventListener("htmx:after:process", function (evt) {
+    var el = evt.target;
+    if (!(el instanceof Element) || !el.id) return;
+    if (el.id === currentId) mark(el);
+    if (!swapped || el.id !== swapped.id) return;
+    var was = swapped;
+    swapped = null;
+    var undo = el.querySelector("[data-undo]");
+    if (undo) { undo.focus(); return; }
+    if (was.row) { focusRow(el); return; }
+    if (was.undo) {
+      var first = el.querySelector("button.op, details.defer > summary");
+      if (first) first.focus(); else focusRow(el);
+    }
+  });
+
+  // ---- tabs: roving tabindex, arrows move and activate ----
+  function rove() {
+    document.querySelectorAll('[role="tablist"]').forEach(function (list) {
+      var tabs = list.querySelectorAll('[role="tab"]');
+      var sel = list.querySelector('[role="tab"][aria-selected="true"]') || tabs[0];
+      tabs.forEach(function (t) { t.tabIndex = t === sel ? 0 : -1; });
+    });
+  }
+  rove();
+  document.addEventListener("htmx:after:process", rove);
+  function tabKey(evt) {
+    var tab = evt.target, list = tab.closest('[role="tablist"]');
+    if (!list) return false;
+    var tabs = Array.prototype.slice.call(list.querySelectorAll('[role="tab"]'));
+    var i = tabs.indexOf(tab), n = tabs.length, next;
+    switch (evt.key) {
+      case "ArrowRight": next = tabs[(i + 1) % n]; break;
+      case "ArrowLeft": next = tabs[(i - 1 + n) % n]; break;
+      case "Home": next = tabs[0]; break;
+      case "End": next = tabs[n - 1]; break;
+      default: return false;
+    }
+    evt.preventDefault();
+    goTab(next);
+    return true;
+  }
+  function goTab(tab) {
+    if (!tab) return;
+    tab.focus();
+    if (tab.getAttribute("aria-selected") !== "true") tab.click();
+  }
+
+  // ---- the help: a modal dialog, Escape or its button closes it ----
+  var opener = null;
+  function help() {
+    var d = document.getElementById("keys-help");
+    if (!d) {
+      d = document.createElement("dialog");
+      d.id = "keys-help";
+      d.className = "keys-help";
+      d.setAttribute("aria-labelledby", "keys-help-title");
+      var h = document.createElement("h2");
+      h.id = "keys-help-title";
+      h.textContent = "Keyboard shortcuts";
+      var note = document.createElement("p");
+      note.className = "hint";
+      note.textContent = "Not while typing in a field. The current row is the one with the focus, or the last one j or k reached.";
+      var table = document.createElement("table");
+      var body = document.createElement("tbody");
+      shortcuts.forEach(function (s) {
+        var tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
+        th.scope = "row";
+        s[0].split(" ").forEach(function (k, j) {
+          if (j) th.appendChild(document.createTextNode(" "));
+          var kbd = document.createElement("kbd");
+          kbd.textContent = k;
+          th.appendChild(kbd);
+        });
+        td.textContent = s[1];
+        tr.append(th, td);
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "keys-close";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { d.close(); });
+      d.append(h, note, table, close);
+      d.addEventListener("close", function () {
+        if (opener && opener.isConnected) opener.focus();
+        opener = null;
+      });
+      document.body.appendChild(d);
+    }
+    if (d.open) return;
+    opener = document.activeElement;
+    d.showModal();
+  }
+
+  // ---- the keys ----
+  var gAt = 0; // when g was pressed: the next key within 1.5 s picks a page
+  document.addEventListener("keydown", function (evt) {
+    if (evt.defaultPrevented || evt.ctrlKey || evt.metaKey || evt.altKey || evt.isComposing) return;
+    var target = evt.target;
+    if (target instanceof Element && target.getAttribute("role") === "tab" && tabKey(evt)) return;
+    var key = evt.key, g = gAt && Date.now() - gAt < 1500;
+    gAt = 0; // a g is followed by the very next key, or not at all
+    if (typing(target) || document.querySelector("dialog[open]")) return;
+    if (g) {
+      if (goTabs[key]) {
+        var tab = document.getElementById("tab-" + goTabs[key]);
+        if (tab) goTab(tab); else location.assign("/events?tab=" + goTabs[key]);
+      } else if (key === "r") {
+        location.assign("/events/review");
+      } else {
+        return;
+      }
+      evt.preventDefault();
+      return;
+    }
+    var done = true;
+    switch (key) {
+      case "/": {
+        var q = ids.quickTitle && document.getElementById(ids.quickTitle);
+        if (q) q.focus(); else done = false;
+        break;
+      }
+      case "t": {
+        var task = ids.taskText && document.getElementById(ids.taskText);
+        if (task) task.focus(); else done = false;
+        break;
+      }
+      case "g": gAt = Date.now(); break;
+      case "j": move(1); break;
+      case "k": move(-1); break;
+      case "x": done = press('button.op[data-op="complete"]'); break;
+      case "c": done = press('button.op[data-op="cancel"]'); break;
+      case "u": done = press('[data-undo], button.op[data-op="reactivate"]'); break;
+      case "d": openDefer(); break;
+      case "?": help(); break;
+      default: done = false;
+    }
+    if (done) evt.preventDefault();
+  });
+
+  // The skip link of /events leads into the quick-record line: follow it
+  // with the focus, not only the scroll.
+  document.addEventListener("click", function (evt) {
+    var a = evt.target.closest && evt.target.closest("a.skip[href^='#']");
+    var to = a && document.getElementById(a.getAttribute("href").slice(1));
+    if (to && to.matches("input, textarea, select, button")) {
+      evt.preventDefault();
+      to.focus();
+    }
+  });
+})();

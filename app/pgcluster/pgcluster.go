@@ -784,18 +784,32 @@ func (c *Cluster) prepareDataDir(ctx context.Context, fast bool) error {
 		return err
 	}
 
-	args := []string{"-D", c.dataDir, "-U", superuser, "-E", "UTF8", "--locale=C", "--auth=trust"}
+	// Sorting and comparing stay bytewise (C: fast, the same on every host),
+	// but the character classes are UTF-8's, under which pg_trgm reads
+	// Hangul and lower() knows letters beyond ASCII: under a C ctype the
+	// search index makes no trigram of Korean (DESIGN.md, Search).
+	args := []string{"-D", c.dataDir, "-U", superuser, "-E", "UTF8", "--locale=C", "--lc-ctype=" + SearchCtype, "--auth=trust"}
 	if fast {
 		args = append(args, "-N")
 	}
 	began := time.Now()
 	out, err := c.run(ctx, "initdb", args...)
+	if err != nil && strings.Contains(string(out), SearchCtype) {
+		// A host without the C.UTF-8 locale: a C cluster still answers
+		// every search, only its index does not narrow one in Korean.
+		c.log.Warn("initdb: the locale "+SearchCtype+" is missing on this host; the cluster is made with C, and Korean searches read the whole search index", "output", lastLines(string(out), 3))
+		args[6] = "--lc-ctype=C"
+		out, err = c.run(ctx, "initdb", args...)
+	}
 	if err != nil {
 		return fmt.Errorf("initdb %s failed (%v): %s", c.dataDir, err, lastLines(string(out), logTailLines))
 	}
 	c.log.Info("postgres cluster created", "data", c.dataDir, "took", time.Since(began).Round(time.Millisecond))
 	return nil
 }
+
+// SearchCtype is the LC_CTYPE of the clusters this package makes.
+const SearchCtype = "C.UTF-8"
 
 // makeSocketDir makes a fresh 0700 folder for the socket, in the temporary folder when its path
 // is short enough and the server's user can reach it, else in /tmp.

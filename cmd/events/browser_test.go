@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 func TestBrowser(t *testing.T) {
@@ -638,14 +639,15 @@ func testKeyboard(t *testing.T, b *browser) {
 	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
 	p.markWindow()
 
-	// Tab to the Inbox tab and press Enter: the tab loads, the focus stays
-	// on it.
-	p.tabTo("#tab-inbox")
-	p.keys("\r")
-	p.waitFor("the inbox tab after Enter", `document.querySelector('#panel')?.dataset.tab === 'inbox' && location.search === '?tab=inbox'`)
-	p.assertNoReload("Enter on a tab")
+	// Tab to the tab list (only its selected tab is in the Tab order, the
+	// WAI-ARIA tabs pattern) and press the right arrow: the Inbox tab
+	// loads, the focus stays on it.
+	p.tabTo("#tab-today")
+	p.keys(kb.ArrowRight)
+	p.waitFor("the inbox tab after the right arrow", `document.querySelector('#panel')?.dataset.tab === 'inbox' && location.search === '?tab=inbox'`)
+	p.assertNoReload("an arrow key on a tab")
 	if got := eval[string](p, `document.activeElement?.id || document.activeElement?.tagName`); got != "tab-inbox" {
-		t.Errorf("after Enter on the Inbox tab the focus is on %q, want it kept on #tab-inbox", got)
+		t.Errorf("after the right arrow on the Today tab the focus is on %q, want it kept on #tab-inbox", got)
 	}
 
 	// On to the row's Complete button, and Enter.
@@ -653,8 +655,8 @@ func testKeyboard(t *testing.T, b *browser) {
 	p.tabTo(sel)
 	p.keys("\r")
 	p.waitFor("the row completed from the keyboard", `document.querySelector(`+jsString(row(undated.ID))+`)?.dataset.status === 'done'`)
-	t.Logf("after completing a row from the keyboard the focus is on %s",
-		eval[string](p, `document.activeElement?.outerHTML.slice(0, 120) ?? 'nothing'`))
+	// The focus goes to the undo the row now offers, not to its title.
+	p.waitFor("the focus on the row's Undo after Complete", `document.activeElement?.matches(`+jsString(row(undated.ID)+" .undo-note button[data-undo]")+`)`)
 }
 
 // ---- without JavaScript ----

@@ -249,9 +249,12 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`{"status":"ready"}`,
 		"HTTP/1.1 405 Method Not Allowed", // DELETE
 		"Allow: GET, HEAD, PATCH",
-		"HTTP/1.1 412 Precondition Failed", // a PATCH with a replaced ETag in If-Match
-		"Idempotent-Replayed: true",        // a create repeated with its Idempotency-Key
-		`"field":"Idempotency-Key"`,        // the same key with another body
+		"HTTP/1.1 412 Precondition Failed",                    // a PATCH with a replaced ETag in If-Match
+		"Idempotent-Replayed: true",                           // a create repeated with its Idempotency-Key
+		`"field":"Idempotency-Key"`,                           // the same key with another body
+		"Content-Disposition: attachment; filename=\"events-", // the export
+		`"history":[`,                                         // its NDJSON
+		`id,kind,status,title,description`,                    // its CSV header
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the README examples' output lacks %s:\n%s", want, output)

@@ -1,0 +1,257 @@
+package handlers_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSearchAPI: q on GET /api/events finds every word, in any script,
+// with the other filters; a q over 200 characters is 400 naming it.
+func TestSearchAPI(t *testing.T) {
+	s := newServer(t)
+	weekly := s.create(`{"kind":"task","title":"주간 회의 준비","description":"Agenda for the weekly"}`)
+	notes := s.create(`{"kind":"calendar_event","title":"Weekly sync","description":"회의록 정리","start_at":"2026-11-23T10:00:00+09:00"}`)
+	s.create(`{"kind":"task","title":"Groceries","description":"milk"}`)
+	for q, want := range map[string][]int64{
+		"회의":           {notes.ID, weekly.ID}, // timed first, untimed last
+		"WEEKLY":       {notes.ID, weekly.ID},
+		"weekly 회의록":   {notes.ID},
+		"회의 agenda":    {weekly.ID},
+		"sync 준비":      nil,
+		"":             {notes.ID, weekly.ID, weekly.ID + 2},
+		"회의&kind=task": {weekly.ID},
+	} {
+		target := "/api/events?q=" + url.QueryEscape(q)
+		if i := strings.Index(q, "&"); i >= 0 {
+			target = "/api/events?q=" + url.QueryEscape(q[:i]) + q[i:]
+		}
+		var got []int64
+		for _, p := range s.walk(target + "&limit=1") {
+			got = append(got, p...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("GET %s: %v, want %v", target, got, want)
+		}
+	}
+	s.get("/api/events?q="+url.QueryEscape(strings.Repeat("가", 201))).problem(t, http.StatusBadRequest, "q")
+	s.get("/api/events?q="+url.QueryEscape(strings.Repeat("가", 200))).want(t, http.StatusOK)
+	// the export takes q, the other listings do not
+	s.get("/api/events/today?q=x").problem(t, http.StatusBadRequest, "q")
+}
+
+// exportCorpus creates events whose text needs CSV quoting, in Korean too,
+// with a history of more than one row.
+func exportCorpus(s *server) []event {
+	out := []event{
+		s.create(`{"kind":"task","title":"Pay rent, \"soon\"","description":"line one\nline two, with comma","project_tag":"home","priority":2}`),
+		s.create(`{"kind":"calendar_event","title":"주간 회의 준비","description":"회의록 \"정리\"","start_at":"2026-11-23T10:00:00+09:00","end_at":"2026-11-23T11:00:00+09:00"}`),
+		s.create(`{"kind":"activity_log","title":"standup","started_at":"2026-11-22T09:00:00+09:00","ended_at":"2026-11-22T09:15:00+09:00","source":"shell","source_ref":"a,b \"c\""}`),
+	}
+	out[0] = s.op(out[0].ID, "complete", "")
+	return out
+}
+
+// TestExportCSV: the CSV parses with encoding/csv; its header is the
+// event's JSON field names in JSON order; each row holds what the event's
+// JSON holds (times as in JSON, empty for null), commas, quotes, newlines
+// and Hangul included; the file is an attachment named by the date.
+func TestExportCSV(t *testing.T) {
+	s := newServer(t)
+	events := exportCorpus(s)
+	a := s.get("/api/events/export?format=csv").want(t, http.StatusOK)
+	if ct := a.Header.Get("Content-Type"); ct != "text/csv; charset=utf-8" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if cd := a.Header.Get("Content-Disposition"); cd != `attachment; filename="events-2026-11-22.csv"` {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	if !bytes.Contains(a.Body, []byte("\r\n")) {
+		t.Errorf("CSV lines do not end in CRLF")
+	}
+	records, err := csv.NewReader(bytes.NewReader(a.Body)).ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV does not parse: %v\n%s", err, a.Body)
+	}
+	if len(records) != 1+len(events) {
+		t.Fatalf("%d records, want a header and %d rows", len(records), len(events))
+	}
+	for i, e := range events {
+		raw := s.get(path(e.ID)).want(t, http.StatusOK).Body
+		keys, values := jsonFields(t, raw)
+		if !slices.Equal(records[0], keys) {
+			t.Fatalf("header %q, want the JSON's keys %q", records[0], keys)
+		}
+		if !slices.Equal(records[1+i], values) {
+			t.Errorf("row %d:\n%q\nwant\n%q", i+1, records[1+i], values)
+		}
+	}
+	// every filter of GET /api/events, q included
+	for _, q := range []string{"q=" + url.QueryEscape("회의록"), "kind=task", "status=done", "q=standup&source=shell", "project_tag=home",
+		"from=2026-11-23T00:00:00%2B09:00&to=2026-11-24T00:00:00%2B09:00"} {
+		records, err := csv.NewReader(bytes.NewReader(s.get("/api/events/export?"+q).want(t, http.StatusOK).Body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, r := range records[1:] {
+			got = append(got, r[0])
+		}
+		for _, p := range s.walk("/api/events?" + q) {
+			for _, id := range p {
+				want = append(want, fmt.Sprint(id))
+			}
+		}
+		slices.Sort(want)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("export?%s: ids %v, want those of the listing %v", q, got, want)
+		}
+	}
+	s.get("/api/events/export?format=xml").problem(t, http.StatusBadRequest, "format")
+	s.get("/api/events/export?limit=5").problem(t, http.StatusBadRequest, "limit")
+	s.get("/api/events/export?kind=meeting").problem(t, http.StatusBadRequest, "kind")
+}
+
+// jsonFields returns an event's JSON keys in order and its values as the
+// CSV writes them.
+func jsonFields(t *testing.T, raw []byte) (keys, values []string) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		switch v := v.(type) {
+		case nil:
+			values = append(values, "")
+		case string:
+			values = append(values, v)
+		default:
+			values = append(values, fmt.Sprint(v))
+		}
+	}
+	return keys, values
+}
+
+// TestExportNDJSON: one event per line, its JSON as GET /api/events/{id}
+// answers it plus its history, oldest first, as the history listing has it.
+func TestExportNDJSON(t *testing.T) {
+	s := newServer(t)
+	events := exportCorpus(s)
+	a := s.get("/api/events/export?format=ndjson").want(t, http.StatusOK)
+	if ct := a.Header.Get("Content-Type"); ct != "application/x-ndjson" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if cd := a.Header.Get("Content-Disposition"); cd != `attachment; filename="events-2026-11-22.ndjson"` {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(a.Body), "\n"), "\n")
+	if len(lines) != len(events) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(events), a.Body)
+	}
+	for i, e := range events {
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		var hist []historyRow
+		if err := json.Unmarshal(got["history"], &hist); err != nil {
+			t.Fatalf("line %d history: %v", i+1, err)
+		}
+		if want := s.history(e.ID); len(hist) == 0 || !slices.Equal(changeKinds(hist), changeKinds(want)) || hist[0].ID != want[0].ID {
+			t.Errorf("line %d: history %v, want %v", i+1, changeKinds(hist), changeKinds(want))
+		}
+		delete(got, "history")
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal(s.get(path(e.ID)).want(t, http.StatusOK).Body, &want); err != nil {
+			t.Fatal(err)
+		}
+		gotJSON, _ := json.Marshal(got)
+		wantJSON, _ := json.Marshal(want)
+		if !bytes.Equal(gotJSON, wantJSON) {
+			t.Errorf("line %d:\n%s\nwant\n%s", i+1, gotJSON, wantJSON)
+		}
+	}
+}
+
+// TestExportBatches: an export longer than a batch has every matching
+// event once, in id order, with the history of each, across the batches.
+func TestExportBatches(t *testing.T) {
+	s := newServer(t)
+	if _, err := s.db.ExecContext(context.Background(), `
+WITH e AS (
+  INSERT INTO events (kind, status, title, description)
+  SELECT 'task', 'planned', CASE WHEN i % 2 = 0 THEN '회의 ' ELSE 'task ' END || i, '' FROM generate_series(1, 2500) i
+  RETURNING id, status)
+INSERT INTO event_history (event_id, change_kind, actor, status_after, changes)
+SELECT id, 'create', 'api', status, '{}' FROM e`); err != nil {
+		t.Fatal(err)
+	}
+	for format, wantN := range map[string]int{"ndjson": 2500, "csv&q=" + url.QueryEscape("회의"): 1250} {
+		a := s.get("/api/events/export?format="+format).want(t, http.StatusOK)
+		sc := bufio.NewScanner(bytes.NewReader(a.Body))
+		var last int64
+		n := 0
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.HasPrefix(format, "csv") {
+				if n++; n == 1 {
+					continue
+				}
+				var id int64
+				fmt.Sscan(strings.SplitN(line, ",", 2)[0], &id)
+				if id <= last {
+					t.Fatalf("%s: id %d after %d", format, id, last)
+				}
+				last = id
+				continue
+			}
+			var e struct {
+				ID      int64             `json:"id"`
+				History []json.RawMessage `json:"history"`
+			}
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatal(err)
+			}
+			if e.ID <= last || len(e.History) != 1 {
+				t.Fatalf("%s: id %d after %d, %d history rows", format, e.ID, last, len(e.History))
+			}
+			last = e.ID
+			n++
+		}
+		if strings.HasPrefix(format, "csv") {
+			n--
+		}
+		if n != wantN {
+			t.Errorf("%s: %d events, want %d", format, n, wantN)
+		}
+	}
+}
+
+// TestExportNeedsAuthentication: the export is behind the same
+// authentication as the rest of the API.
+func TestExportNeedsAuthentication(t *testing.T) {
+	t.Parallel()
+	s, _ := authServer(t, true)
+	s.get("/api/events/export").problem(t, http.StatusUnauthorized)
+	s.get("/api/events/export?q=x").problem(t, http.StatusUnauthorized)
+	s.get("/api/events/export", bearer...).want(t, http.StatusOK)
+}

@@ -1,0 +1,117 @@
+package handlers
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"events/models"
+)
+
+// Safe, close undo (issue 15). A row's lifecycle buttons sit in fixed
+// slots, one per operation in models.Ops order, an empty slot where the
+// lifecycle table offers no button: after a click no other button slides
+// under the pointer. After a complete, cancel or defer the row's answer
+// carries a message that offers the undo ("Completed · Undo"); its button
+// is the specification's reactivate, and app.js gives it the focus.
+
+// opSlot is one slot of a row's lifecycle buttons: the operation, and
+// whether the row offers it.
+type opSlot struct {
+	opButton
+	Offered bool
+}
+
+// Slots are the row's lifecycle button slots, every operation in button
+// order, offered or not.
+func (r rowView) Slots() []opSlot {
+	slots := make([]opSlot, len(models.Ops))
+	for i, op := range models.Ops {
+		slots[i] = opSlot{opButton: opButton{Op: op, Label: opLabel(op)}}
+		for _, o := range r.Ops {
+			if o == op {
+				slots[i].Offered = true
+			}
+		}
+	}
+	return slots
+}
+
+// opLabel is a lifecycle button's text: reactivate reads "Undo", which is
+// what it does (it undoes the last complete, cancel or defer).
+func opLabel(op models.Op) string {
+	if op == models.OpReactivate {
+		return "Undo"
+	}
+	return sentence(string(op))
+}
+
+// undoNote is the message a row shows after op: what was done, in the
+// page's zone and relative to now where that reads better. None after a
+// reactivate.
+func undoNote(e models.Event, op models.Op, now time.Time, loc *time.Location) string {
+	switch op {
+	case models.OpComplete:
+		return "Completed"
+	case models.OpCancel:
+		return "Cancelled"
+	case models.OpDefer:
+		if e.DeferUntil == nil {
+			return "Deferred"
+		}
+		return "Deferred until " + relativeTime(*e.DeferUntil, now, loc)
+	}
+	return ""
+}
+
+// relativeTime is t as a person says it: "today 17:00", "tomorrow 09:00",
+// "Tue 09:00" within the week, else the date (the year only when it is
+// not this year's).
+func relativeTime(t, now time.Time, loc *time.Location) string {
+	t, now = t.In(loc), now.In(loc)
+	clock := t.Format(clockLayout)
+	d0 := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	d1 := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+	days := int(d1.Sub(d0).Round(24*time.Hour) / (24 * time.Hour))
+	switch {
+	case days == 0:
+		return "today " + clock
+	case days == 1:
+		return "tomorrow " + clock
+	case days > 1 && days < 7:
+		return t.Format("Mon ") + clock
+	case t.Year() == now.Year():
+		return t.Format("Mon 2 Jan, ") + clock
+	}
+	return t.Format("Mon 2 Jan 2006, ") + clock
+}
+
+// sendOperated answers a lifecycle operation: for the pages, the row or the
+// detail section with its undo message (one code path: both draw
+// partials/undo_note); for the API, as sendEvent does.
+func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) error {
+	if !fragment(c) {
+		return h.sendEvent(c, fiber.StatusOK, e, "", "")
+	}
+	c.Status(fiber.StatusOK)
+	setETag(c, e)
+	note := undoNote(e, op, h.svc.Now(), h.svc.Location())
+	if targetOf(c) == toDetail {
+		d := h.detail(e, nil, nil, "", "")
+		d.Row.UndoNote = note
+		return c.Render("partials/detail", d)
+	}
+	r := h.row(e, "")
+	r.UndoNote = note
+	return c.Render("partials/event_row", r)
+}
+
+// skipLink is the first link of a page, for the keyboard: to the content,
+// or on /events to the quick-record line.
+type skipLink struct{ Target, Label string }
+
+func (chrome) Skip() skipLink { return skipLink{Target: "main", Label: "Skip to content"} }
+
+func (eventsPage) Skip() skipLink {
+	return skipLink{Target: idQuickTitle, Label: "Skip to the quick record"}
+}
