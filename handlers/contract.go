@@ -19,6 +19,13 @@ const (
 	idTaskError   = "task-error"   // where its refusal is shown
 	idHistory     = "history"      // the history of /events/{id}
 
+	// selRecords is where the quick-record line inserts its row (at the
+	// top): Today's Done & logged list, the one list of the other tabs.
+	selRecords = "[data-records]"
+	// selTasks is where the task capture line inserts its task (at the
+	// top): Today's To do list, the one list of the other tabs.
+	selTasks = "[data-tasks]"
+
 	// triggerChanged is sent (HX-Trigger) when an event changed; the
 	// history of the detail page reloads on it.
 	triggerChanged = "event-changed"
@@ -47,6 +54,7 @@ var deferPresets = []deferPreset{
 var contract = func() string {
 	b, err := json.Marshal(map[string]string{
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
+		"records":     selRecords,
 		"taskCapture": idTaskCapture, "taskText": idTaskText, "taskError": idTaskError,
 	})
 	if err != nil {
@@ -65,6 +73,8 @@ var contractFuncs = map[string]any{
 	"idQuickTitle":   func() string { return idQuickTitle },
 	"idQuickError":   func() string { return idQuickError },
 	"idHistory":      func() string { return idHistory },
+	"selRecords":     func() string { return selRecords },
+	"selTasks":       func() string { return selTasks },
 	"idTaskCapture":  func() string { return idTaskCapture },
 	"idTaskText":     func() string { return idTaskText },
 	"idTaskError":    func() string { return idTaskError },

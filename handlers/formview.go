@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"events/models"
@@ -27,7 +29,7 @@ type formView struct {
 	Kind   models.Kind
 	Zone   string // in which the form's times are read
 	Fields []formField
-	Other  []models.FieldError
+	Other  []otherError
 }
 
 func (f formView) KindLabel() string { return kindNames[f.Kind] }
@@ -77,7 +79,7 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		}
 		for _, e := range errs {
 			if e.Field == ff.Field {
-				ff.Error = e.Message
+				ff.Error = inLabels(e.Message)
 			}
 		}
 		shown[ff.Field] = true
@@ -85,7 +87,7 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 	}
 	for _, e := range errs {
 		if !shown[e.Field] {
-			f.Other = append(f.Other, e)
+			f.Other = append(f.Other, otherError{Field: e.Field, Label: fieldLabel(e.Field), Message: inLabels(e.Message)})
 		}
 	}
 	return f
@@ -169,4 +171,37 @@ func (d detailView) ReactivateTo() string {
 		return ""
 	}
 	return statusLabel(*d.Row.UndoStatus)
+}
+
+// otherError is a field error the form shows above its fields: the API's
+// field name (Field), the form's word for it (Label), the message in the
+// form's words.
+type otherError struct{ Field, Label, Message string }
+
+// fieldLabel is a field's name as the form labels it ("Start" for
+// start_at), else the name itself.
+func fieldLabel(name string) string {
+	for _, f := range models.EventFields {
+		if f.Name == name && f.Label != "" {
+			return f.Label
+		}
+	}
+	return name
+}
+
+// inLabels is an error message in the words of the form: each field name
+// it mentions ("must not be before start_at") becomes the field's label
+// ("must not be before Start"). The API keeps the field names.
+func inLabels(msg string) string {
+	for _, f := range models.EventFields {
+		if f.Label != "" && strings.Contains(msg, f.Name) {
+			msg = labelPattern(f.Name).ReplaceAllString(msg, "${1}"+f.Label)
+		}
+	}
+	return msg
+}
+
+// labelPattern matches a field name as a word of its own.
+func labelPattern(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^a-z_])` + regexp.QuoteMeta(name) + `\b`)
 }

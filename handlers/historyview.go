@@ -82,7 +82,7 @@ func changeValue(v any, loc *time.Location) string {
 		return "no"
 	case string:
 		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-			return t.In(loc).Format(dayLayout + ", " + clockLayout)
+			return showTime(&t, loc).Text
 		}
 		return v
 	}

@@ -67,11 +67,12 @@ func tabNames() string {
 const upcomingDays = 14
 
 // upcoming is the Upcoming tab's query at now: what is not cancelled in the
-// next upcomingDays days.
+// next upcomingDays days. Deferred events are left out here and placed at
+// their defer_until by the page (withDeferred, upcoming.go).
 func upcoming(now time.Time) url.Values {
 	var statuses []string
 	for _, s := range models.Statuses {
-		if s != models.StatusCancelled {
+		if s != models.StatusCancelled && s != models.StatusDeferred {
 			statuses = append(statuses, string(s))
 		}
 	}

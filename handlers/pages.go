@@ -83,15 +83,33 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 		return models.BadRequest("tab", "must be one of %s", tabNames())
 	}
 	q := current.query(h.svc.Now())
+	if current.Name == "today" {
+		q.Set("limit", todayLimit) // the sections need the whole day
+	}
 	page, err := h.load(c, current.Listing, q)
 	if err != nil {
 		return err
 	}
-	rows, err := h.rows(page.Items)
-	if err != nil {
-		return err
+	var view tabbedView
+	if current.Name == "today" {
+		sections, err := h.todaySections(page.Items)
+		if err != nil {
+			return err
+		}
+		view = newTabbed(current, nil, more(current.Path, q, page.NextCursor))
+		view.Sections = sections
+	} else {
+		if current.Name == "upcoming" {
+			if page.Items, err = h.withDeferred(c, page.Items, h.svc.Now()); err != nil {
+				return err
+			}
+		}
+		rows, err := h.rows(page.Items)
+		if err != nil {
+			return err
+		}
+		view = newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	}
-	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	if fragment(c) {
 		return c.Render("partials/tabbed", view)
 	}

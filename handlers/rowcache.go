@@ -42,8 +42,8 @@ func newRowCache(engine *html.Engine, max int) *rowCache {
 
 // html is the rendered row r.
 func (c *rowCache) html(r rowView) (template.HTML, error) {
-	if r.Message != "" || r.UndoNote != "" || r.Target != targetSelf {
-		return c.render(r)
+	if r.Message != "" || r.UndoNote != "" || r.Target != targetSelf || r.Past || r.Elapsed != "" {
+		return c.render(r) // a message, or what depends on the clock (markPast)
 	}
 	buf := jsonBuffers.Get().(*[]byte)
 	*buf = r.Event.AppendJSON((*buf)[:0])

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +26,8 @@ type rowView struct {
 	Note    string    // what a capture text was read as, on a new row (capture.go)
 	Target  string    // where the answer to a lifecycle button goes
 	Today   time.Time // the start of the service's day: an open task due before it is overdue
+	Past    bool      // a calendar entry or timed task that has ended (markPast)
+	Elapsed string    // a running log's time so far, "1 h 25 min" (markPast)
 
 	// UndoNote is the message after a complete, cancel or defer that offers
 	// the undo, "" otherwise (undoview.go).
@@ -40,16 +44,20 @@ func newRow(e models.Event, loc *time.Location, today time.Time, target, message
 }
 
 func (h *Handlers) row(e models.Event, message string) rowView {
-	return newRow(e, h.svc.Location(), h.today(), targetSelf, message)
+	r := newRow(e, h.svc.Location(), h.today(), targetSelf, message)
+	r.markPast(h.svc.Now())
+	return r
 }
 
 // rows renders the rows of a list, from the row cache where it can.
 func (h *Handlers) rows(events []models.Event) ([]template.HTML, error) {
 	rows := make([]template.HTML, len(events))
-	loc, today := h.svc.Location(), h.today()
+	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
 	for i, e := range events {
 		var err error
-		if rows[i], err = h.cache.html(newRow(e, loc, today, targetSelf, "")); err != nil {
+		r := newRow(e, loc, today, targetSelf, "")
+		r.markPast(now)
+		if rows[i], err = h.cache.html(r); err != nil {
 			return nil, err
 		}
 	}
@@ -111,6 +119,91 @@ func (r rowView) IsOverdue() bool {
 	return models.Overdue(&r.Event, r.Today)
 }
 
+// priorityLabels are the priorities in the words of the form's choices
+// (formView.PriorityOptions).
+var priorityLabels = map[int]string{1: "Low", 2: "Medium", 3: "High"}
+
+// PriorityLabel is the row's priority in words, "" for none.
+func (r rowView) PriorityLabel() string { return priorityLabels[int(r.Priority)] }
+
+// ShowStatus tells whether the status word says something the row does not
+// already: planned is the ordinary state, and a deferred row says "until".
+func (r rowView) ShowStatus() bool {
+	return r.Status != models.StatusPlanned && !(r.Status == models.StatusDeferred && r.DeferUntil != nil) &&
+		!(r.Kind == models.KindActivityLog && (r.Status == models.StatusDone || r.Running()))
+}
+
+// Until is a deferred row's "until Tue 09:00".
+func (r rowView) Until() *localTime {
+	if r.Status != models.StatusDeferred || r.DeferUntil == nil {
+		return nil
+	}
+	w := relTime(*r.DeferUntil, r.Today, r.Loc)
+	w.Text = "until " + w.Text
+	return w
+}
+
+// markPast marks, at now, a calendar entry or a timed open task whose time
+// has gone by (a past calendar entry no longer offers Complete: it is over
+// either way), and a running log's elapsed time.
+func (r *rowView) markPast(now time.Time) {
+	if r.Running() && r.StartedAt != nil {
+		r.Elapsed = elapsed(now.Sub(*r.StartedAt))
+		return
+	}
+	end := r.SpanEnd()
+	switch {
+	case end == nil || r.Status == models.StatusCancelled:
+		return
+	case r.Kind == models.KindCalendarEvent:
+		r.Past = !end.After(now)
+	case r.Kind == models.KindTask && r.DueAt != nil && r.Status.Open():
+		r.Past = !end.After(now) && !r.IsOverdue()
+	}
+	if r.Past && r.Kind == models.KindCalendarEvent {
+		ops := r.Ops[:0:0]
+		for _, op := range r.Ops {
+			if op != models.OpComplete {
+				ops = append(ops, op)
+			}
+		}
+		r.Ops = ops
+	}
+}
+
+// SpanEnd is when the row's time ends: a calendar entry's end (else its
+// start), a task's due time.
+func (r rowView) SpanEnd() *time.Time {
+	switch r.Kind {
+	case models.KindCalendarEvent:
+		if r.EndAt != nil {
+			return r.EndAt
+		}
+		if r.AllDay && r.StartAt != nil { // one whole day
+			end := models.DayStart(*r.StartAt, r.Loc, 1)
+			return &end
+		}
+		return r.StartAt
+	case models.KindTask:
+		if r.DueAt != nil {
+			return r.DueAt
+		}
+	}
+	return nil
+}
+
+// elapsed is a duration in words: "25 min", "1 h 05 min".
+func elapsed(d time.Duration) string {
+	if d < time.Minute {
+		return "just started"
+	}
+	m := int(d / time.Minute)
+	if m < 60 {
+		return strconv.Itoa(m) + " min"
+	}
+	return fmt.Sprintf("%d h %02d min", m/60, m%60)
+}
+
 // localTime is a time shown on a page: the text in the page's zone and the
 // machine-readable attribute.
 type localTime struct{ Text, Attr string }
@@ -121,11 +214,52 @@ const (
 	inputLayout = "2006-01-02T15:04" // a datetime-local input's value
 )
 
+// relDay is a day in words relative to today (the start of the page's
+// day): "today", "tomorrow", "yesterday", the weekday within the coming
+// week, else the date, with the year only when it is not today's year.
+func relDay(t, today time.Time, loc *time.Location) string {
+	l, d := t.In(loc), today.In(loc)
+	days := dayNumber(l) - dayNumber(d)
+	switch {
+	case days == 0:
+		return "today"
+	case days == 1:
+		return "tomorrow"
+	case days == -1:
+		return "yesterday"
+	case days > 1 && days < 7:
+		return l.Format("Mon")
+	case l.Year() == d.Year():
+		return l.Format("Mon 2 Jan")
+	}
+	return l.Format("Mon 2 Jan 2006")
+}
+
+// dayNumber counts days since the epoch of t's own calendar date.
+func dayNumber(t time.Time) int {
+	return int(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// relTime is t as its relative day and clock time: "today 17:00",
+// "Tue 09:00", "Mon 30 Nov 09:00".
+func relTime(t, today time.Time, loc *time.Location) *localTime {
+	return &localTime{Text: relDay(t, today, loc) + " " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
+}
+
+// dateText is t's date, with its year only when that is not this year.
+func dateText(t time.Time, loc *time.Location) string {
+	if l := t.In(loc); l.Year() == time.Now().In(loc).Year() {
+		return l.Format("Mon 2 Jan")
+	}
+	return t.In(loc).Format(dayLayout)
+}
+
+// showTime is t as a date and clock time (the detail page, the history).
 func showTime(t *time.Time, loc *time.Location) *localTime {
 	if t == nil {
 		return nil
 	}
-	return &localTime{Text: t.In(loc).Format(dayLayout + ", " + clockLayout), Attr: models.FormatTime(*t)}
+	return &localTime{Text: dateText(*t, loc) + ", " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
 }
 
 // When is where the row sits in time, in the page's zone: a task's due
@@ -135,11 +269,14 @@ func (r rowView) When() *localTime {
 	if start == nil {
 		return nil
 	}
-	w := showTime(start, r.Loc)
+	if r.Today.IsZero() { // no day to be relative to (the detail page)
+		r.Today = models.DayStart(time.Now(), r.Loc, 0)
+	}
+	w := relTime(*start, r.Today, r.Loc)
 	switch r.Kind {
 	case models.KindTask:
 		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
-			w.Text = "due " + r.DueAt.In(r.Loc).Format(dayLayout) // a day without a time (capture text)
+			w.Text = "due " + relDay(*start, r.Today, r.Loc) // a day without a time (capture text)
 		} else if r.DueAt != nil {
 			w.Text = "due " + w.Text
 		} else {
@@ -147,19 +284,19 @@ func (r rowView) When() *localTime {
 		}
 	case models.KindCalendarEvent:
 		if r.AllDay {
-			w.Text = start.In(r.Loc).Format(dayLayout) + ", all day"
+			w.Text = relDay(*start, r.Today, r.Loc) + ", all day"
 			if r.EndAt != nil && r.EndAt.Sub(*start) > 25*time.Hour {
-				w.Text = start.In(r.Loc).Format(dayLayout) + " – " + r.EndAt.Add(-time.Hour).In(r.Loc).Format(dayLayout)
+				w.Text = relDay(*start, r.Today, r.Loc) + " – " + relDay(r.EndAt.Add(-time.Hour), r.Today, r.Loc)
 			}
 		} else if r.EndAt != nil {
-			w.Text += "–" + until(*start, *r.EndAt, r.Loc)
+			w.Text += "–" + untilRel(*start, *r.EndAt, r.Today, r.Loc)
 		}
 	case models.KindActivityLog:
 		switch {
 		case r.Running():
 			w.Text = "since " + w.Text
 		case r.StartedAt != nil && r.EndedAt != nil && !r.EndedAt.Equal(*r.StartedAt):
-			w.Text += "–" + until(*r.StartedAt, *r.EndedAt, r.Loc)
+			w.Text += "–" + untilRel(*r.StartedAt, *r.EndedAt, r.Today, r.Loc)
 		}
 	}
 	return w
@@ -173,4 +310,13 @@ func until(start, end time.Time, loc *time.Location) string {
 		return e.Format(clockLayout)
 	}
 	return e.Format(dayLayout + ", " + clockLayout)
+}
+
+// untilRel is until with the end's day relative to today ("tomorrow 02:00").
+func untilRel(start, end, today time.Time, loc *time.Location) string {
+	s, e := start.In(loc), end.In(loc)
+	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
+		return e.Format(clockLayout)
+	}
+	return relTime(end, today, loc).Text
 }

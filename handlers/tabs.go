@@ -32,10 +32,11 @@ type tabLink struct {
 
 // tabbedView is the tab list and the open tab's rows.
 type tabbedView struct {
-	Tabs    []tabLink
-	Current tab
-	List    listView
-	Tag     string // a tag's listing (tagview.go): no tab is selected
+	Tabs     []tabLink
+	Current  tab
+	List     listView
+	Tag      string         // a tag's listing (tagview.go): no tab is selected
+	Sections []todaySection // Today's (today.go); nil on the other tabs
 }
 
 func newTabbed(current tab, rows []template.HTML, more string) tabbedView {

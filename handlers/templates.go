@@ -19,8 +19,9 @@ import (
 func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	engine := html.NewFileSystem(http.FS(views.FS), ".html")
 	engine.AddFuncMap(contractFuncs)
-	engine.AddFunc("tagHref", tagHref)  // a tag anywhere links to the listing of that tag
-	engine.AddFunc("asset", static.url) // {{asset "events.css"}}: the file's hashed address (assets.go)
+	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
+	engine.AddFunc("tagHref", tagHref)                                                // a tag anywhere links to the listing of that tag
+	engine.AddFunc("asset", static.url)                                               // {{asset "events.css"}}: the file's hashed address (assets.go)
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}

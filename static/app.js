@@ -158,6 +158,57 @@
     if (ctx && ctx.response && ctx.response.status < 500) flash("");
   });
 
+  // A quick record lands at the top of the list that takes records (Today:
+  // Done & logged; elsewhere the tab's one list), marked as just recorded,
+  // so it is seen even on a tab where logs do not otherwise belong.
+  document.addEventListener("htmx:after:swap", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (!ctx.sourceElement || ctx.sourceElement.id !== ids.quickRecord) return;
+    if (!ctx.response || ctx.response.status >= 400) return;
+    var list = document.querySelector(ids.records);
+    var row = list && list.querySelector("li.event-row");
+    if (!row || row.classList.contains("just-recorded")) return;
+    row.classList.add("just-recorded");
+    var meta = row.querySelector(".row-meta");
+    if (meta) {
+      var mark = document.createElement("span");
+      mark.className = "recorded";
+      mark.textContent = "just recorded";
+      meta.prepend(mark);
+    }
+  });
+
+  // Forms show a date the browser's way; under each date field the same
+  // time reads as the lists write it ("Mon 23 Nov, 17:00").
+  var readable = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23"
+  });
+  function readOut(input) {
+    var out = input.parentNode.querySelector(".as-read");
+    if (!out) {
+      out = document.createElement("p");
+      out.className = "as-read";
+      out.setAttribute("aria-hidden", "true"); // the field itself is read out
+      input.insertAdjacentElement("afterend", out);
+    }
+    var v = input.value, text = "";
+    if (v) { // the page zone's wall time: read it as UTC to keep it as typed
+      var p = {};
+      readable.formatToParts(new Date(v + ":00Z")).forEach(function (x) { p[x.type] = x.value; });
+      text = p.weekday + " " + p.day + " " + p.month + (+p.year !== today().y ? " " + p.year : "") + ", " + p.hour + ":" + p.minute;
+    }
+    out.textContent = text;
+    out.hidden = !text;
+  }
+  function readAll(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll('.field input[type="datetime-local"]').forEach(readOut);
+  }
+  document.addEventListener("input", function (evt) {
+    if (evt.target && evt.target.matches && evt.target.matches('.field input[type="datetime-local"]')) readOut(evt.target);
+  });
+  document.addEventListener("htmx:after:process", function (evt) { if (evt.target instanceof Element) readAll(evt.target); });
+  document.addEventListener("DOMContentLoaded", function () { readAll(document); });
+
   // A finished defer menu closes when the row it belongs to is redrawn; an
   // open one closes on Escape.
   document.addEventListener("keydown", function (evt) {

@@ -54,7 +54,7 @@ func testWithAuthentication(t *testing.T, b *browser) {
 
 	p.click("#quick-title")
 	p.keys("Logged in and recorded\r")
-	p.waitFor("the record at the top", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Logged in and recorded'`)
+	p.waitFor("the record at the top", `document.querySelector('[data-records] li.event-row a.title')?.textContent.trim() === 'Logged in and recorded'`)
 
 	row := "#event-" + strconv.FormatInt(task.ID, 10)
 	p.click(row + ` button.op[data-op="complete"]`)

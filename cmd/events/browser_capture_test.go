@@ -41,7 +41,7 @@ func TestBrowserCapture(t *testing.T) {
 
 // topRow is the text of the first row of #list, white space folded.
 func (p *tab) topRow() string {
-	return eval[string](p, `(document.querySelector('#list > li.event-row')?.textContent ?? '').replace(/\s+/g, ' ').trim()`)
+	return eval[string](p, `(document.querySelector('#list li.event-row')?.textContent ?? '').replace(/\s+/g, ' ').trim()`)
 }
 
 // The quick-record line reads a duration and a tag, in English and Korean,
@@ -58,7 +58,7 @@ func testQuickRecordText(t *testing.T, b *browser) {
 	p.markWindow()
 	mark := p.requestCount()
 	p.keys("standup 15m #work\r")
-	p.waitFor("the standup row at the top", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'standup'`)
+	p.waitFor("the standup row at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'standup'`)
 	p.waitFor("the input cleared and focused", `document.activeElement?.id === 'quick-title' && document.querySelector('#quick-title').value === ''`)
 	top := p.topRow()
 	for _, want := range []string{"15 min", "#work", "–"} {
@@ -66,13 +66,13 @@ func testQuickRecordText(t *testing.T, b *browser) {
 			t.Errorf("the new row %q lacks %q", top, want)
 		}
 	}
-	if href := eval[string](p, `document.querySelector('#list > li.event-row a.tag')?.getAttribute('href') ?? ''`); href != "/events?project_tag=work" {
+	if href := eval[string](p, `document.querySelector('#list li.event-row a.tag')?.getAttribute('href') ?? ''`); href != "/events?project_tag=work" {
 		t.Errorf("the new row's tag links to %q, want /events?project_tag=work", href)
 	}
 	// Korean, typed as a person's input method would leave it in the field.
 	p.setValue("#quick-title", "회의 1시간")
 	p.keys("\r")
-	p.waitFor("the 회의 row at the top", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === '회의'`)
+	p.waitFor("the 회의 row at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === '회의'`)
 	if top := p.topRow(); !strings.Contains(top, "1 h") || strings.Contains(top, "1시간") {
 		t.Errorf("the 회의 row %q does not show its hour as understood", top)
 	}
@@ -116,37 +116,37 @@ func testTaskCapture(t *testing.T, b *browser) {
 	tomorrow := day(time.Now(), loc, 1).Format("Mon 2 Jan 2006")
 	p.click("#task-text")
 	p.keys("Pay rent tomorrow 9:00 #home !high\r")
-	p.waitFor("the task at the top", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Pay rent'`)
+	p.waitFor("the task at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Pay rent'`)
 	p.waitFor("the task line cleared and focused", `document.activeElement?.id === 'task-text' && document.querySelector('#task-text').value === ''`)
 	top := p.topRow()
-	for _, want := range []string{"due " + tomorrow + ", 09:00", "P3", "#home", "Added: due " + tomorrow + ", 09:00 · high priority · #home."} {
+	for _, want := range []string{"due tomorrow 09:00", "High priority", "#home", "Added: due " + tomorrow + ", 09:00 · high priority · #home."} {
 		if !strings.Contains(top, want) {
 			t.Errorf("the new task row %q lacks %q", top, want)
 		}
 	}
-	if kind := eval[string](p, `document.querySelector('#list > li.event-row').dataset.kind`); kind != "task" {
+	if kind := eval[string](p, `document.querySelector('#list li.event-row').dataset.kind`); kind != "task" {
 		t.Errorf("the new row is a %s, want a task", kind)
 	}
 	p.setValue("#task-text", "장보기 내일")
 	p.keys("\r")
-	p.waitFor("the Korean task at the top", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === '장보기'`)
-	when := eval[string](p, `document.querySelector('#list > li.event-row time').textContent.trim()`)
-	if when != "due "+tomorrow {
-		t.Errorf("a task due tomorrow without a time shows %q, want %q", when, "due "+tomorrow)
+	p.waitFor("the Korean task at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === '장보기'`)
+	when := eval[string](p, `document.querySelector('#list li.event-row time').textContent.trim()`)
+	if when != "due tomorrow" {
+		t.Errorf("a task due tomorrow without a time shows %q, want %q", when, "due tomorrow")
 	}
 	shoot(t, p, "capture")
 	// The Upcoming tab lists it the same way: a day, no clock time.
 	p.click("#tab-upcoming")
 	p.waitFor("the Upcoming tab", `document.querySelector('#panel')?.dataset.tab === 'upcoming'`)
-	if texts := eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row time')].map(e => e.textContent.trim())`); !slices.Contains(texts, "due "+tomorrow) {
-		t.Errorf("Upcoming shows the times %q, want one %q", texts, "due "+tomorrow)
+	if texts := eval[[]string](p, `[...document.querySelectorAll('#list li.event-row time')].map(e => e.textContent.trim())`); !slices.Contains(texts, "due tomorrow") {
+		t.Errorf("Upcoming shows the times %q, want one %q", texts, "due tomorrow")
 	}
 	// An empty task line sends nothing; a task with no title is refused by name.
 	p.allow(422)
 	p.click("#task-text")
 	p.setValue("#task-text", "tomorrow #home")
 	p.keys("\r")
-	p.waitFor("the refusal in #task-error", `document.querySelector('#task-error')?.textContent.includes('title')`)
+	p.waitFor("the refusal in #task-error", `document.querySelector('#task-error')?.textContent.toLowerCase().includes('title')`)
 	if n := len(listAll(t, s.base)); n != 2 {
 		t.Errorf("%d events stored, want 2", n)
 	}
@@ -172,7 +172,7 @@ func testTagLinks(t *testing.T, b *browser) {
 	// From the detail page too.
 	p.open(fmt.Sprintf("/events/%d", work.ID))
 	p.click(".state a.tag")
-	p.waitFor("the tag listing from the detail page", `location.search === '?project_tag=work' && document.querySelectorAll('#list > li.event-row').length === 2`)
+	p.waitFor("the tag listing from the detail page", `location.search === '?project_tag=work' && document.querySelectorAll('#list li.event-row').length === 2`)
 	// A tab leaves the listing.
 	p.click("#tab-activity")
 	p.waitFor("the Activity tab", `document.querySelector('#panel')?.dataset.tab === 'activity' && !document.querySelector('#tab-tag')`)

@@ -88,7 +88,9 @@ type browser struct {
 }
 
 // startBrowser starts Chromium for t and its subtests; it stops in t.Cleanup.
-func startBrowser(t *testing.T, exe string) *browser {
+// Options in extra come last, so they override the ones here (such as
+// chromedp.Flag("hide-scrollbars", false) for a browser as people run it).
+func startBrowser(t *testing.T, exe string, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -100,6 +102,7 @@ func startBrowser(t *testing.T, exe string) *browser {
 		chromedp.Flag("lang", "en-US"),
 		// chromedp removes its temporary user data folder when the browser stops.
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() {
@@ -632,5 +635,5 @@ func rfc(tm time.Time) string { return tm.Format(time.RFC3339) }
 
 // rowIDs is the ids of the rows in #list, top to bottom.
 func (p *tab) rowIDs() []string {
-	return eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].map(li => li.id)`)
+	return eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].map(li => li.id)`)
 }

@@ -179,7 +179,7 @@ func testFirstAndRepeatLoad(t *testing.T, b *browser) {
 
 	// The first load, with an empty cache (the tab is a fresh browser context).
 	p.open("/events")
-	p.waitFor("htmx and app.js ran", `window.htmx && document.querySelector('#list > li.event-row')`)
+	p.waitFor("htmx and app.js ran", `window.htmx && document.querySelector('#list li.event-row')`)
 	first := tr.settle(t)
 	wire, total := overWire(first)
 	t.Logf("first load of /events: %.0f bytes in %d requests (Chromium's encodedDataLength):%s", total, len(wire), describe(first))
@@ -243,7 +243,7 @@ func testFirstAndRepeatLoad(t *testing.T, b *browser) {
 		tr.reset()
 		p.markWindow()
 		p.do(again.what, again.act)
-		p.waitFor(again.what+" loaded", `window.__noReload === undefined && window.htmx && document.querySelector('#list > li.event-row')`)
+		p.waitFor(again.what+" loaded", `window.__noReload === undefined && window.htmx && document.querySelector('#list li.event-row')`)
 		ts := tr.settle(t)
 		wire, total := overWire(ts)
 		t.Logf("%s of /events: %.0f bytes in %d requests over the network:%s", again.what, total, len(wire), describe(ts))

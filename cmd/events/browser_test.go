@@ -71,7 +71,7 @@ func local(tm time.Time, loc *time.Location) string { return tm.In(loc).Format("
 
 // rowTitles is the titles of the rows in #list, top to bottom.
 func (p *tab) rowTitles() []string {
-	return eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].map(li => li.querySelector('a.title')?.textContent.trim() ?? '(no a.title)')`)
+	return eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].map(li => li.querySelector('a.title')?.textContent.trim() ?? '(no a.title)')`)
 }
 
 func row(id int64) string { return fmt.Sprintf("#event-%d", id) }
@@ -85,7 +85,7 @@ func testQuickRecord(t *testing.T, b *browser) {
 	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
 
 	// An empty tab says so in words.
-	if text := eval[string](p, `(() => { const e = document.querySelector('#list > li.empty'); return e && e.getClientRects().length ? e.textContent.trim() : '' })()`); text == "" {
+	if text := eval[string](p, `(() => { const e = document.querySelector('#list .empty'); return e && e.getClientRects().length ? e.textContent.trim() : '' })()`); text == "" {
 		t.Errorf("the empty Today tab shows no visible li.empty sentence in #list")
 	}
 
@@ -98,7 +98,7 @@ func testQuickRecord(t *testing.T, b *browser) {
 		// Keys go to whatever has the focus: the input must still have it.
 		p.keys(line + "\r")
 		p.waitFor(fmt.Sprintf("record %q at the top of #list", line), fmt.Sprintf(
-			`document.querySelectorAll('#list > li.event-row').length === %d && document.querySelector('#list > li.event-row a.title')?.textContent.trim() === %s`,
+			`document.querySelectorAll('#list li.event-row').length === %d && document.querySelector('#list li.event-row a.title')?.textContent.trim() === %s`,
 			i+1, jsString(line)))
 		p.waitFor("the input cleared and focused after a record",
 			`document.activeElement?.id === 'quick-title' && document.querySelector('#quick-title').value === ''`)
@@ -107,13 +107,13 @@ func testQuickRecord(t *testing.T, b *browser) {
 	if got := p.rowTitles(); !slices.Equal(got, want) {
 		t.Errorf("rows after three records: %q, want newest on top %q", got, want)
 	}
-	if kinds := eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].map(li => li.dataset.kind + '/' + li.dataset.status)`); !slices.Equal(kinds, []string{"activity_log/done", "activity_log/done", "activity_log/done"}) {
+	if kinds := eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].map(li => li.dataset.kind + '/' + li.dataset.status)`); !slices.Equal(kinds, []string{"activity_log/done", "activity_log/done", "activity_log/done"}) {
 		t.Errorf("the records' data-kind/data-status: %q", kinds)
 	}
-	if n := eval[int](p, `document.querySelector('#list > li.event-row a.title').querySelectorAll('b').length`); n != 0 {
+	if n := eval[int](p, `document.querySelector('#list li.event-row a.title').querySelectorAll('b').length`); n != 0 {
 		t.Errorf("the typed <b> became markup in the row title: the text is not escaped")
 	}
-	if visible := eval[bool](p, `(() => { const e = document.querySelector('#list > li.empty'); return !!e && e.getClientRects().length > 0 })()`); visible {
+	if visible := eval[bool](p, `(() => { const e = document.querySelector('#list .empty'); return !!e && e.getClientRects().length > 0 })()`); visible {
 		t.Errorf("the empty-tab sentence is still visible after rows were inserted")
 	}
 	if got := apiPaths(p.requestsSince(mark)); !slices.Equal(got, []string{"POST /api/events", "POST /api/events", "POST /api/events"}) {
@@ -129,7 +129,7 @@ func testQuickRecord(t *testing.T, b *browser) {
 	p.keys("   \r")
 	p.setValue("#quick-title", "") // in case the spaces stayed
 	p.keys("Walked home\r")
-	p.waitFor("the record after the empty lines", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Walked home'`)
+	p.waitFor("the record after the empty lines", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Walked home'`)
 	if got := apiPaths(p.requestsSince(mark)); !slices.Equal(got, []string{"POST /api/events"}) {
 		t.Errorf("requests for an empty line, a line of spaces and one record: %q, want one POST", got)
 	}
@@ -159,7 +159,7 @@ func testQuickRecord(t *testing.T, b *browser) {
 	// The next good record clears the error.
 	p.setValue("#quick-title", "")
 	p.keys("Made tea\r")
-	p.waitFor("the record after the error", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Made tea'`)
+	p.waitFor("the record after the error", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Made tea'`)
 	p.waitFor("the error cleared after a good record", `document.querySelector('#quick-error').textContent.trim() === ''`)
 }
 
@@ -217,14 +217,14 @@ func testLifecycle(t *testing.T, b *browser) {
 
 	// A click swaps exactly its row, in place.
 	before := p.rowIDs()
-	eval[bool](p, `[...document.querySelectorAll('#list > li.event-row')].forEach(li => li.__mark = li.id) || true`)
+	eval[bool](p, `[...document.querySelectorAll('#list li.event-row')].forEach(li => li.__mark = li.id) || true`)
 	p.markWindow()
 	p.click(row(bravo.ID) + ` button.op[data-op="complete"]`)
 	p.waitFor("Bravo's row to show done", `document.querySelector(`+jsString(row(bravo.ID))+`)?.dataset.status === 'done'`)
 	if after := p.rowIDs(); !slices.Equal(after, before) {
 		t.Errorf("rows after the click: %q, want the same order %q", after, before)
 	}
-	kept := eval[[]string](p, `[...document.querySelectorAll('#list > li.event-row')].filter(li => li.__mark === li.id).map(li => li.id)`)
+	kept := eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].filter(li => li.__mark === li.id).map(li => li.id)`)
 	var wantKept []string
 	for _, id := range before {
 		if id != strings.TrimPrefix(row(bravo.ID), "#") {
@@ -304,7 +304,7 @@ func testDefer(t *testing.T, b *browser) {
 	}
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the rows", fmt.Sprintf(`document.querySelectorAll('#list > li.event-row').length === %d`, len(ids)))
+	p.waitFor("the rows", fmt.Sprintf(`document.querySelectorAll('#list li.event-row').length === %d`, len(ids)))
 	order := p.rowIDs()
 
 	deferRow := func(name string) (before, after time.Time, e apiEvent) {
@@ -799,7 +799,7 @@ func testScreenshots(t *testing.T, b *browser) {
 		}
 	}
 	for _, pg := range []struct{ name, path, ready string }{
-		{"events", "/events", `document.querySelector('#list > li.event-row')`},
+		{"events", "/events", `document.querySelector('#list li.event-row')`},
 		{"detail", fmt.Sprintf("/events/%d", task.ID), `document.querySelector('#history li')`},
 		{"new", "/events/new?kind=task", `document.querySelector('#new-form')`},
 	} {

@@ -235,7 +235,7 @@ func testQuickRecordResent(t *testing.T, b *browser) {
 	// Enter again: the same key, the stored record answered, no second one.
 	p.click("#quick-title")
 	p.keys("\r")
-	p.waitFor("the record in the list, the line cleared", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Watered the plants' && document.querySelector('#quick-title').value === ''`)
+	p.waitFor("the record in the list, the line cleared", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Watered the plants' && document.querySelector('#quick-title').value === ''`)
 	if n := len(listAll(t, s.base)); n != 1 {
 		t.Errorf("%d events stored after Enter was pressed again, want 1", n)
 	}
@@ -245,7 +245,7 @@ func testQuickRecordResent(t *testing.T, b *browser) {
 
 	// The next line is another record with another key.
 	p.keys("Fed the fish\r")
-	p.waitFor("the second record", `document.querySelector('#list > li.event-row a.title')?.textContent.trim() === 'Fed the fish'`)
+	p.waitFor("the second record", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Fed the fish'`)
 	if n := len(listAll(t, s.base)); n != 2 {
 		t.Errorf("%d events stored after a second line, want 2", n)
 	}
