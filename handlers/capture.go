@@ -40,13 +40,13 @@ func (h *Handlers) understood(c *fiber.Ctx, e models.Event) string {
 	if captured, _ := c.Locals(localCaptured).(bool); !captured || e.Kind != models.KindTask {
 		return ""
 	}
-	loc := h.svc.Location()
+	loc, today := h.svc.Location(), h.today()
 	parts := []string{"no due time (it waits in the Inbox)"}
 	if e.DueAt != nil {
 		if models.DueDayOnly(*e.DueAt, loc) {
-			parts[0] = "due " + e.DueAt.In(loc).Format(dayLayout) + ", any time that day"
+			parts[0] = "due " + relDay(*e.DueAt, today, loc) + ", any time that day"
 		} else {
-			parts[0] = "due " + e.DueAt.In(loc).Format(dayLayout+", "+clockLayout)
+			parts[0] = "due " + relTime(*e.DueAt, today, loc).Text
 		}
 	}
 	if p := priorityWords[e.Priority]; p != "" {

@@ -187,7 +187,7 @@ func TestCaptureTextForm(t *testing.T) {
 			t.Errorf("the new task row lacks %q:\n%s", want, row)
 		}
 	}
-	if want := "Added: due Mon 23 Nov 2026, any time that day · high priority · #home."; !strings.Contains(row, want) {
+	if want := "Added: due tomorrow, any time that day · high priority · #home."; !strings.Contains(row, want) {
 		t.Errorf("the new task row does not say %q:\n%s", want, row)
 	}
 	if strings.Contains(row, "23:59") {

@@ -241,9 +241,13 @@ func dayNumber(t time.Time) int {
 }
 
 // relTime is t as its relative day and clock time: "today 17:00",
-// "Tue 09:00", "Mon 30 Nov 09:00".
+// "Tue 09:00", "Mon 30 Nov, 09:00" (a date takes a comma before the clock).
 func relTime(t, today time.Time, loc *time.Location) *localTime {
-	return &localTime{Text: relDay(t, today, loc) + " " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
+	day, sep := relDay(t, today, loc), " "
+	if strings.ContainsAny(day, "0123456789") {
+		sep = ", "
+	}
+	return &localTime{Text: day + sep + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
 }
 
 // dateText is t's date, with its year only when that is not this year.

@@ -59,31 +59,9 @@ func undoNote(e models.Event, op models.Op, now time.Time, loc *time.Location) s
 		if e.DeferUntil == nil {
 			return "Deferred"
 		}
-		return "Deferred until " + relativeTime(*e.DeferUntil, now, loc)
+		return "Deferred until " + relTime(*e.DeferUntil, now, loc).Text
 	}
 	return ""
-}
-
-// relativeTime is t as a person says it: "today 17:00", "tomorrow 09:00",
-// "Tue 09:00" within the week, else the date (the year only when it is
-// not this year's).
-func relativeTime(t, now time.Time, loc *time.Location) string {
-	t, now = t.In(loc), now.In(loc)
-	clock := t.Format(clockLayout)
-	d0 := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
-	d1 := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
-	days := int(d1.Sub(d0).Round(24*time.Hour) / (24 * time.Hour))
-	switch {
-	case days == 0:
-		return "today " + clock
-	case days == 1:
-		return "tomorrow " + clock
-	case days > 1 && days < 7:
-		return t.Format("Mon ") + clock
-	case t.Year() == now.Year():
-		return t.Format("Mon 2 Jan, ") + clock
-	}
-	return t.Format("Mon 2 Jan 2006, ") + clock
 }
 
 // sendOperated answers a lifecycle operation: for the pages, the row or the
