@@ -109,7 +109,6 @@ func testQuickRecordText(t *testing.T, b *browser) {
 // no clock time.
 func testTaskCapture(t *testing.T, b *browser) {
 	s := startWeb(t)
-	loc := seoul(t)
 	p := b.newTab(t, s.base)
 	p.open("/events")
 	p.waitFor("the task line", `document.querySelector('#task-text')`)
