@@ -197,9 +197,10 @@ func TestPanicAnswers500AndServingGoesOn(t *testing.T) {
 // TestSlowBodyIsCutOffAndOthersAreServed: a client that trickles its body
 // is cut off by the read timeout (1 s here, 30 s in the service) with 408,
 // while other clients are served; nothing of the slow request is written.
-// The bound of 3 s proves the cut: the trickle would last 100 s.
+// The bound of 6 s proves the cut: the trickle would last 100 s. Not
+// parallel: it times a timer, which a machine busy with the parallel tests
+// under the race detector delays by seconds.
 func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
-	t.Parallel()
 	db := dbtest.New(t)
 	f, err := handlers.New(app.NewService(db, seoul, func() time.Time { return t0 }),
 		handlers.Options{Logger: quiet, ReadTimeout: time.Second})
@@ -226,15 +227,15 @@ func TestSlowBodyIsCutOffAndOthersAreServed(t *testing.T) {
 		call(t, "POST", base+"/api/events", jsonType, `{"kind":"task","title":"meanwhile"}`).want(t, http.StatusCreated)
 		time.Sleep(100 * time.Millisecond)
 	}
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	took := time.Since(began)
 	if err != nil {
 		t.Fatalf("the slow client got no answer: %v", err)
 	}
 	res.Body.Close()
-	if res.StatusCode != http.StatusRequestTimeout || took > 3*time.Second {
-		t.Errorf("the slow client: %d after %s, want 408 within 3 s", res.StatusCode, took)
+	if res.StatusCode != http.StatusRequestTimeout || took > 6*time.Second {
+		t.Errorf("the slow client: %d after %s, want 408 within 6 s", res.StatusCode, took)
 	}
 	var n int
 	if err := db.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || n != 5 {
