@@ -32,26 +32,7 @@ type LogbookEntry struct {
 // zone, ?3 now. A span is cut at the local midnights it crosses, so a log
 // across midnight is on both days.
 const logbookSQL = `
-WITH spans AS (
-    SELECT e.id, e.kind,
-           CASE WHEN NOT upper_inf(e.span) THEN e.span
-                WHEN lower(e.span) < ?3 THEN tstzrange(lower(e.span), ?3, '[)')
-                ELSE tstzrange(lower(e.span), lower(e.span), '[]') END
-           * tstzrange(?0, ?1, '[)') AS span
-    FROM events e
-    WHERE e.kind IN ('activity_log', 'calendar_event')
-      AND e.status <> 'cancelled'
-      AND e.span && tstzrange(?0, ?1, '[)')
-),
-parts AS (
-    SELECT g::date AS day, s.id, s.kind,
-           s.span * tstzrange(g AT TIME ZONE ?2, (g + interval '1 day') AT TIME ZONE ?2, '[)') AS part
-    FROM spans s,
-         generate_series((lower(s.span) AT TIME ZONE ?2)::date::timestamp,
-                         (upper(s.span) AT TIME ZONE ?2)::date::timestamp,
-                         interval '1 day') AS g
-    WHERE NOT isempty(s.span)
-)
+WITH ` + dayPartsCTE + `
 SELECT to_char(day, 'YYYY-MM-DD') AS day,
        CASE kind WHEN 'activity_log' THEN 'log' ELSE 'calendar' END AS what,
        lower(part) AS at, id

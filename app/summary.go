@@ -110,24 +110,12 @@ func ceilDay(t time.Time, loc *time.Location) time.Time {
 	return models.DayStart(t, loc, 1)
 }
 
-// summarySQL computes every day of the window and the total in one
-// statement. ?0 and ?1 are the window's bounds (local midnights), ?2 the
-// zone, ?3 now, ?4 and ?5 the first local date and the number of days. Each span of a log or a calendar entry that overlaps the
-// window is clipped to it and cut at the local midnights it crosses (a
-// generate_series over its own days, so the work follows the spans, not
-// days times spans); range_agg unites a day's log parts, so overlaps count
-// once. The days themselves are a generate_series of local dates; each day's
-// start is its date's midnight read in the zone. The estimate of the spans'
-// generate_series is PostgreSQL's default (a thousand rows a call), which on
-// a long window put the plan's cost high enough for JIT compilation to take
-// seconds: the statement runs with jit off.
-const summarySQL = `
-WITH days AS (
-    -- the first local date plus 0 .. days-1: constants, so the planner
-    -- knows how many rows this is
-    SELECT ?4::date + i AS day FROM generate_series(0, ?5 - 1) AS i
-),
-spans AS (
+// dayPartsCTE is the part of summarySQL and logbookSQL that says which time
+// a day holds: the spans of the logs and calendar entries that are not
+// cancelled, overlapping the window ?0..?1 (a running log up to now, ?3),
+// cut at the local midnights of the zone ?2 into one part per day. Written
+// once, so the review page's logbook and its numbers cannot disagree.
+const dayPartsCTE = `spans AS (
     -- a running log spans up to now (a point when it starts after now)
     SELECT e.id, e.kind, e.project_tag,
            CASE WHEN NOT upper_inf(e.span) THEN e.span
@@ -147,7 +135,26 @@ parts AS (
                          (upper(s.span) AT TIME ZONE ?2)::date::timestamp,
                          interval '1 day') AS g
     WHERE NOT isempty(s.span)
+)`
+
+// summarySQL computes every day of the window and the total in one
+// statement. ?0 and ?1 are the window's bounds (local midnights), ?2 the
+// zone, ?3 now, ?4 and ?5 the first local date and the number of days. Each span of a log or a calendar entry that overlaps the
+// window is clipped to it and cut at the local midnights it crosses (a
+// generate_series over its own days, so the work follows the spans, not
+// days times spans); range_agg unites a day's log parts, so overlaps count
+// once. The days themselves are a generate_series of local dates; each day's
+// start is its date's midnight read in the zone. The estimate of the spans'
+// generate_series is PostgreSQL's default (a thousand rows a call), which on
+// a long window put the plan's cost high enough for JIT compilation to take
+// seconds: the statement runs with jit off.
+const summarySQL = `
+WITH days AS (
+    -- the first local date plus 0 .. days-1: constants, so the planner
+    -- knows how many rows this is
+    SELECT ?4::date + i AS day FROM generate_series(0, ?5 - 1) AS i
 ),
+` + dayPartsCTE + `,
 kept AS (
     SELECT * FROM parts WHERE NOT isempty(part)
 ),
