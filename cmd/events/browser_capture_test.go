@@ -20,23 +20,11 @@ import (
 )
 
 func TestBrowserCapture(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t)
-	b := startBrowser(t, exe)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"QuickRecordText", testQuickRecordText},
 		{"TaskCapture", testTaskCapture},
 		{"TagLinks", testTagLinks},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	})
 }
 
 // topRow is the text of the first row of #list, white space folded.

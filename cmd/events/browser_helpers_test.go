@@ -83,6 +83,28 @@ func needBrowser(t *testing.T) string {
 }
 
 // browser is one headless Chromium shared by the subtests of TestBrowser.
+// browserCase is one subtest of a browser suite.
+type browserCase struct {
+	name string
+	run  func(*testing.T, *browser)
+}
+
+// runBrowserSuite starts one Chromium (with extra options) for the cases and
+// runs each as a parallel subtest with a server of its own; the binary is
+// built once first, before the subtests start their servers.
+func runBrowserSuite(t *testing.T, cases []browserCase, extra ...chromedp.ExecAllocatorOption) {
+	exe := needBrowser(t)
+	needPostgres(t)
+	build(t)
+	b := startBrowser(t, exe, extra...)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, b)
+		})
+	}
+}
+
 type browser struct {
 	ctx context.Context // the browser's first tab; new tabs derive from it
 }
@@ -102,6 +124,10 @@ func startBrowser(t *testing.T, exe string, extra ...chromedp.ExecAllocatorOptio
 		chromedp.Flag("lang", "en-US"),
 		// chromedp removes its temporary user data folder when the browser stops.
 	)
+	if os.Getenv("EVENTS_BROWSER_SCROLLBARS") != "" {
+		// scrollbars as people see them: EVENTS_BROWSER_SCROLLBARS=1 go test -run TestBrowser ./cmd/events
+		opts = append(opts, chromedp.Flag("hide-scrollbars", false))
+	}
 	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)

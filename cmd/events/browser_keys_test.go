@@ -24,14 +24,7 @@ import (
 )
 
 func TestBrowserKeys(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t)
-	b := startBrowser(t, exe)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"FixedSlots", testFixedSlots},
 		{"UndoMessage", testUndoMessage},
 		{"Shortcuts", testShortcuts},
@@ -39,12 +32,7 @@ func TestBrowserKeys(t *testing.T) {
 		{"TabArrows", testTabArrows},
 		{"SkipToQuickLine", testSkipToQuickLine},
 		{"UndoScreenshots", testUndoScreenshots},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	})
 }
 
 // press types keys as a keyboard does: one keyDown that carries the text,

@@ -26,22 +26,10 @@ import (
 const firstLoadBudget = 30 << 10
 
 func TestBrowserLight(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t)
-	b := startBrowser(t, exe)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"FirstAndRepeatLoad", testFirstAndRepeatLoad},
 		{"NoMojibake", testNoMojibake},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	})
 }
 
 // transfer is one response as the browser's network layer saw it.

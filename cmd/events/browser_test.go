@@ -30,14 +30,7 @@ import (
 )
 
 func TestBrowser(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t) // once, before the subtests start their servers in parallel
-	b := startBrowser(t, exe)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"QuickRecord", testQuickRecord},
 		{"Lifecycle", testLifecycle},
 		{"Defer", testDefer},
@@ -52,12 +45,7 @@ func TestBrowser(t *testing.T) {
 		{"Screenshots", testScreenshots},
 		{"Review", testReview},
 		{"WithAuthentication", testWithAuthentication},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	})
 }
 
 // day is the local midnight of tm's day in loc, plus days.

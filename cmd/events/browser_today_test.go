@@ -22,26 +22,14 @@ import (
 )
 
 func TestBrowserToday(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t)
-	b := startBrowser(t, exe, chromedp.Flag("hide-scrollbars", false))
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"Sections", testTodaySections},
 		{"RecordOnOtherTabs", testRecordOnOtherTabs},
 		{"DeferredUntil", testDeferredUntil},
 		{"Phone", testTodayPhone},
 		{"TabBar", testTabBar},
 		{"Screenshots", testTodayScreenshots},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	}, chromedp.Flag("hide-scrollbars", false))
 }
 
 // sectionTitles is the visible section headings of Today and the titles of

@@ -23,23 +23,11 @@ import (
 )
 
 func TestBrowserWrites(t *testing.T) {
-	exe := needBrowser(t)
-	needPostgres(t)
-	build(t)
-	b := startBrowser(t, exe)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T, *browser)
-	}{
+	runBrowserSuite(t, []browserCase{
 		{"TwoTabsEditForm", testTwoTabsEditForm},
 		{"StaleLifecycleClicks", testStaleLifecycleClicks},
 		{"QuickRecordResent", testQuickRecordResent},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, b)
-		})
-	}
+	})
 }
 
 // staleSentence is the start of what a refused stale request says.
