@@ -81,16 +81,6 @@ type opButton struct {
 	Label string
 }
 
-// Buttons are the row's lifecycle buttons, defer first among them only
-// where the lifecycle table puts it.
-func (r rowView) Buttons() []opButton {
-	b := make([]opButton, len(r.Ops))
-	for i, op := range r.Ops {
-		b[i] = opButton{Op: op, Label: sentence(string(op))}
-	}
-	return b
-}
-
 // DeferPresets are the quick choices of the defer menu (contract.go).
 func (r rowView) DeferPresets() []deferPreset { return deferPresets }
 

@@ -69,13 +69,6 @@ func AppendTime(b []byte, t time.Time) []byte {
 	return append(b, 'Z')
 }
 
-func appendJSONStringPtr(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return AppendJSONString(b, *s)
-}
-
 const hexDigits = "0123456789abcdef"
 
 // AppendJSONString appends s as a JSON string, escaped as encoding/json

@@ -400,12 +400,6 @@ var fieldIndex = func() map[string]*Field {
 	return m
 }()
 
-// LookupField returns the field of an API name.
-func LookupField(name string) (*Field, bool) {
-	f, ok := fieldIndex[name]
-	return f, ok
-}
-
 // requestField returns the field of name when some request accepts it.
 func requestField(name string) (*Field, bool) {
 	f, ok := fieldIndex[name]

@@ -85,19 +85,6 @@ func wantFieldError(t *testing.T, err error, field string) {
 	}
 }
 
-// wantBadRequest fails unless err is a *BadRequestError (400) naming field
-// ("" for a body problem).
-func wantBadRequest(t *testing.T, err error, field string) {
-	t.Helper()
-	var bad *BadRequestError
-	if !errors.As(err, &bad) {
-		t.Fatalf("error: got %s (%v), want 400", class(err), err)
-	}
-	if bad.Field != field {
-		t.Errorf("400 names: got %q, want %q (%v)", bad.Field, field, err)
-	}
-}
-
 func fmtPtr(p *time.Time) string {
 	if p == nil {
 		return "<nil>"

@@ -95,11 +95,6 @@ func (p *tab) opAt(x, y float64) string {
 	})()`, x, y))
 }
 
-// status is the data-status of the row of id on the page.
-func (p *tab) status(id int64) string {
-	return eval[string](p, `document.querySelector(`+jsString(row(id))+`)?.dataset.status ?? 'gone'`)
-}
-
 // clickAt clicks the mouse at a point, as a person does.
 func (p *tab) clickAt(x, y float64) {
 	p.t.Helper()

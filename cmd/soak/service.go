@@ -119,8 +119,3 @@ func get(url string) (string, error) {
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
 }
-
-func freePort() (string, error) {
-	p, err := harness.FreePort()
-	return strconv.Itoa(p), err
-}
