@@ -51,7 +51,7 @@ func authServer(t *testing.T, password bool) (*server, *dbtest.LogBuffer) {
 	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)
 	f, err := handlers.New(svc, handlers.Options{
-		Logger: slog.New(slog.NewTextHandler(logs, nil)), RequestTimeout: 5 * time.Second, Auth: auth,
+		Logger: slog.New(slog.NewTextHandler(logs, nil)), RequestTimeout: requestTimeout, Auth: auth,
 		TrustedProxies: []string{"0.0.0.0"}, // f.Test's peer: X-Forwarded-* headers are believed
 	})
 	if err != nil {

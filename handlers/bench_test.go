@@ -30,7 +30,7 @@ func BenchmarkListJSON(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := app.NewService(db, seoul, func() time.Time { return t0 })
-	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func BenchmarkEventsPage(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := app.NewService(db, seoul, func() time.Time { return t0 })
-	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func BenchmarkCompressFragment(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := app.NewService(db, seoul, func() time.Time { return t0 })
-	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func loggedApp(t *testing.T, opts handlers.Options, extra func(*fiber.App)) (bas
 	logs = &dbtest.LogBuffer{}
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	if opts.RequestTimeout == 0 {
-		opts.RequestTimeout = 5 * time.Second
+		opts.RequestTimeout = requestTimeout
 	}
 	f, err := handlers.New(app.NewService(dbtest.New(t), seoul, func() time.Time { return t0 }), opts)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"events/handlers"
 )
@@ -42,7 +41,7 @@ func TestNotesEntry(t *testing.T) {
 		t.Errorf("/notes does not say what the entry is for:\n%s", notes)
 	}
 
-	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second, NotesURL: "https://example.org/notes"})
+	f, err := handlers.New(s.svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout, NotesURL: "https://example.org/notes"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,12 @@ var seoul = func() *time.Location {
 // quiet discards the request log, so test output shows only failures.
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// requestTimeout is the request deadline of the apps under test: long, so a
+// machine busy with the parallel tests (a first connection to a new
+// database, the race detector) does not turn a slow answer into a 503.
+// Tests of a deadline set their own.
+const requestTimeout = 30 * time.Second
+
 // server is the real Fiber app over a fresh database, its clock at t0, its
 // zone Asia/Seoul.
 type server struct {
@@ -119,7 +125,7 @@ func (s *server) live(method, target, ctype, body string, headers ...string) ans
 
 func newApp(t *testing.T, svc *app.Service) *fiber.App {
 	t.Helper()
-	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second})
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
 	if err != nil {
 		t.Fatalf("handlers.New: %v", err)
 	}

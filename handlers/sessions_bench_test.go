@@ -27,7 +27,7 @@ func BenchmarkSessionCheck(b *testing.B) {
 	}
 	db := dbtest.New(b)
 	svc := app.NewService(db, seoul, time.Now)
-	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: 5 * time.Second, Auth: auth})
+	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout, Auth: auth})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func instance(t *testing.T, db *bun.DB, hash string) *server {
 	c := dbtest.NewClock(t0)
 	svc := app.NewService(db, seoul, c.Now)
 	f, err := handlers.New(svc, handlers.Options{
-		Logger: quiet, RequestTimeout: 5 * time.Second, Auth: auth, TrustedProxies: []string{"0.0.0.0"},
+		Logger: quiet, RequestTimeout: requestTimeout, Auth: auth, TrustedProxies: []string{"0.0.0.0"},
 	})
 	if err != nil {
 		t.Fatal(err)
