@@ -128,6 +128,7 @@ func BenchmarkCompressFragment(b *testing.B) {
 			fn   func([]byte, []byte) []byte
 		}{
 			{"gzip5", func(dst, src []byte) []byte { return fasthttp.AppendGzipBytesLevel(dst, src, 5) }},
+			{"gzip1", func(dst, src []byte) []byte { return fasthttp.AppendGzipBytesLevel(dst, src, 1) }},
 			{"br4", func(dst, src []byte) []byte { return fasthttp.AppendBrotliBytesLevel(dst, src, 4) }},
 		} {
 			b.Run(fmt.Sprintf("rows=%d/encode=%s", rows, enc.name), func(b *testing.B) {
