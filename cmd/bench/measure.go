@@ -95,6 +95,9 @@ func measure(ctx context.Context, e *env) error {
 		return err
 	}
 	table += "\n" + weight
+	if prev := againstPrevious(e.o.out, table); prev != "" {
+		table += "\n" + prev
+	}
 	fmt.Println(table)
 	out := table + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
