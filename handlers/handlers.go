@@ -49,7 +49,6 @@ type Handlers struct {
 	svc   *app.Service
 	opts  Options
 	log   *slog.Logger
-	cache *rowCache // rendered list rows
 	// static is the files of static/, hashed and compressed at start
 	static *assets
 }
@@ -81,7 +80,6 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.cache = newRowCache(engine, rowCacheSize)
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
 		Views:                   engine,

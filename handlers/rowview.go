@@ -49,19 +49,16 @@ func (h *Handlers) row(e models.Event, message string) rowView {
 	return r
 }
 
-// rows renders the rows of a list, from the row cache where it can.
-func (h *Handlers) rows(events []models.Event) ([]template.HTML, error) {
+// rows draws the rows of a list (rowhtml.go).
+func (h *Handlers) rows(events []models.Event) []template.HTML {
 	rows := make([]template.HTML, len(events))
 	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
 	for i, e := range events {
-		var err error
 		r := newRow(e, loc, today, targetSelf, "")
 		r.markPast(now)
-		if rows[i], err = h.cache.html(r); err != nil {
-			return nil, err
-		}
+		rows[i] = r.HTML()
 	}
-	return rows, nil
+	return rows
 }
 
 // today is the start of the service's current day, for overdue marks.
@@ -74,15 +71,6 @@ type listView struct {
 	Rows []template.HTML
 	More string
 }
-
-// opButton is one lifecycle button.
-type opButton struct {
-	Op    models.Op
-	Label string
-}
-
-// DeferPresets are the quick choices of the defer menu (contract.go).
-func (r rowView) DeferPresets() []deferPreset { return deferPresets }
 
 var kindLabels = map[models.Kind]string{
 	models.KindTask:          "Task",

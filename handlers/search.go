@@ -48,10 +48,7 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		rows, err := h.rows(page.Items)
-		if err != nil {
-			return err
-		}
+		rows := h.rows(page.Items)
 		view.Count = len(rows)
 		view.List = listView{Rows: rows, More: more("/api/events", api, page.NextCursor)}
 	}

@@ -71,10 +71,7 @@ func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
 	if err != nil {
 		return err
 	}
-	rows, err := h.rows(page.Items)
-	if err != nil {
-		return err
-	}
+	rows := h.rows(page.Items)
 	current := tab{Name: "tag", Label: "#" + shown(tag), Listing: l, Path: l.apiPath(),
 		Empty: "No events are tagged #" + shown(tag) + "."}
 	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))

@@ -34,7 +34,6 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	detail := newDetail(sample.Event, loc, nil, nil, "", "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
-		"partials/event_row":     sample,
 		"partials/event_rows":    listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"},
 		"partials/problem":       problemFor(models.ErrNotFound),
 		"partials/history":       history,

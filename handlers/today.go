@@ -87,7 +87,7 @@ func doneAt(e *models.Event) time.Time {
 // todaySections sorts the Today listing's events into the sections and
 // draws them. The listing's order (overdue oldest first, then span start)
 // is kept within each section but Done & logged, which runs newest first.
-func (h *Handlers) todaySections(events []models.Event) ([]todaySection, error) {
+func (h *Handlers) todaySections(events []models.Event) []todaySection {
 	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
 	byKey := map[string][]rowView{}
 	for _, e := range events {
@@ -106,12 +106,8 @@ func (h *Handlers) todaySections(events []models.Event) ([]todaySection, error) 
 	for i, hd := range todayHeadings {
 		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo}
 		for _, r := range byKey[hd.Key] {
-			html, err := h.cache.html(r)
-			if err != nil {
-				return nil, err
-			}
-			out[i].Rows = append(out[i].Rows, html)
+			out[i].Rows = append(out[i].Rows, r.HTML())
 		}
 	}
-	return out, nil
+	return out
 }
