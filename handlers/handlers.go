@@ -46,9 +46,9 @@ type Options struct {
 
 // Handlers serves the routes over one app.Service.
 type Handlers struct {
-	svc   *app.Service
-	opts  Options
-	log   *slog.Logger
+	svc  *app.Service
+	opts Options
+	log  *slog.Logger
 	// static is the files of static/, hashed and compressed at start
 	static *assets
 }
