@@ -2,11 +2,14 @@ package handlers
 
 import (
 	"html/template"
+	"net/url"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
+	"events/app"
 	"events/models"
 )
 
@@ -23,13 +26,16 @@ import (
 // tag's listing, are built from an integer and from url.QueryEscape, which
 // html/template's URL normaliser leaves as they are.
 
-// HTML is the row drawn.
+// HTML is the row drawn. The bytes are made here and never written again,
+// so they become the string as they are, without a copy (what
+// strings.Builder does).
 func (r *rowView) HTML() template.HTML {
-	return template.HTML(appendRow(make([]byte, 0, rowBytes(r)), r))
+	b := appendRow(make([]byte, 0, rowBytes(r)), r)
+	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // OpsHTML is the row's lifecycle buttons drawn (the detail section).
-func (r rowView) OpsHTML() template.HTML { return template.HTML(appendOps(nil, &r)) }
+func (r rowView) OpsHTML() template.HTML { return template.HTML(appendOps(nil, &r, r.ShownTitle())) }
 
 // UndoNoteHTML is the row's undo note drawn (the detail section).
 func (r rowView) UndoNoteHTML() template.HTML { return template.HTML(appendUndoNote(nil, &r)) }
@@ -67,7 +73,8 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = append(b, `" data-status="`...)
 	b = appendEscaped(b, string(r.Status))
 	b = append(b, `" data-etag="`...)
-	b = appendEscaped(b, r.ETag())
+	var etag [48]byte
+	b = appendEscaped(b, app.AppendETag(etag[:0], &r.Event))
 	b = append(b, '"')
 	if overdue {
 		b = append(b, ` data-overdue="true"`...)
@@ -85,10 +92,19 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = append(b, "</span>\n    <a class=\"title\" href=\"/events/"...)
 	b = strconv.AppendInt(b, r.ID, 10)
 	b = append(b, `" dir="auto">`...)
-	b = appendTitle(b, r)
+	title := r.ShownTitle()
+	if r.Title == "" {
+		b = append(b, "(untitled)"...)
+	} else {
+		b = appendEscaped(b, title)
+	}
 	b = append(b, "</a>\n  </div>\n  <div class=\"row-meta\">\n    "...)
-	if w := r.When(); w != nil {
-		b = appendTime(b, `<time datetime="`, w)
+	if start := r.SpanStart(); start != nil {
+		b = append(b, `<time datetime="`...)
+		b = models.AppendTime(b, *start)
+		b = append(b, `">`...)
+		b = appendWhen(b, r, *start)
+		b = append(b, "</time>"...)
 	}
 	if d := r.Duration(); d != "" {
 		b = append(b, ` <span class="duration">`...)
@@ -96,8 +112,12 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = append(b, "</span>"...)
 	}
 	b = append(b, "\n    "...)
-	if w := r.Until(); w != nil {
-		b = appendTime(b, `<time class="until" datetime="`, w)
+	if r.Status == models.StatusDeferred && r.DeferUntil != nil {
+		b = append(b, `<time class="until" datetime="`...)
+		b = models.AppendTime(b, *r.DeferUntil)
+		b = append(b, `">until `...)
+		b = appendRelTime(b, *r.DeferUntil, r.Today, r.Loc)
+		b = append(b, "</time>"...)
 	}
 	b = append(b, "\n    "...)
 	if r.Elapsed != "" {
@@ -130,7 +150,7 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = append(b, "\n    "...)
 	if tag := r.Tag(); tag != "" {
 		b = append(b, `<a class="tag" href="`...)
-		b = appendEscaped(b, r.TagHref())
+		b = appendTagHref(b, *r.ProjectTag)
 		b = append(b, `" aria-label="Events tagged `...)
 		b = appendEscaped(b, tag)
 		b = append(b, `">#<bdi>`...)
@@ -138,7 +158,7 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = append(b, "</bdi></a>"...)
 	}
 	b = append(b, "\n  </div>\n  "...)
-	b = appendOps(b, r)
+	b = appendOps(b, r, title)
 	b = append(b, "\n  "...)
 	if r.Message != "" {
 		b = append(b, `<p class="message" role="status">`...)
@@ -156,27 +176,10 @@ func appendRow(b []byte, r *rowView) []byte {
 	return append(b, "\n</li>"...)
 }
 
-// appendTitle appends the row's title as the pages show it.
-func appendTitle(b []byte, r *rowView) []byte {
-	if r.Title == "" {
-		return append(b, "(untitled)"...)
-	}
-	return appendEscaped(b, r.ShownTitle())
-}
-
-// appendTime appends a time element opened by open, up to its datetime value.
-func appendTime(b []byte, open string, w *localTime) []byte {
-	b = append(b, open...)
-	b = appendEscaped(b, w.Attr)
-	b = append(b, `">`...)
-	b = appendEscaped(b, w.Text)
-	return append(b, "</time>"...)
-}
-
 // appendOps appends the row's lifecycle buttons: one slot per operation,
 // an empty slot where the row offers none (undoview.go). Nothing when the
-// row offers no operation.
-func appendOps(b []byte, r *rowView) []byte {
+// row offers no operation. title is the row's title as shown.
+func appendOps(b []byte, r *rowView, title string) []byte {
 	if len(r.Ops) == 0 {
 		return b
 	}
@@ -184,7 +187,7 @@ func appendOps(b []byte, r *rowView) []byte {
 	if r.Title == "" {
 		b = append(b, "this event"...)
 	} else {
-		b = appendEscaped(b, r.ShownTitle())
+		b = appendEscaped(b, title)
 	}
 	b = append(b, "\">\n  "...)
 	for _, op := range models.Ops {
@@ -248,11 +251,36 @@ func appendOps(b []byte, r *rowView) []byte {
 			}
 			b = appendPost(b, r, string(op))
 			b = append(b, '>')
-			b = appendEscaped(b, opLabel(op))
+			b = appendEscaped(b, opLabels[op])
 			b = append(b, "</button>\n  "...)
 		}
 	}
 	return append(b, "\n</div>"...)
+}
+
+// opLabels are the buttons' texts (opLabel), made once.
+var opLabels = func() map[models.Op]string {
+	m := map[models.Op]string{}
+	for _, op := range models.Ops {
+		m[op] = opLabel(op)
+	}
+	return m
+}()
+
+// appendTagHref appends the address of tag's listing (tagHref), escaped
+// for an attribute: url.QueryEscape leaves nothing to escape, and nothing
+// html/template's URL normaliser would change.
+func appendTagHref(b []byte, tag string) []byte {
+	b = append(b, "/events?project_tag="...)
+	q := url.QueryEscape(tag)
+	for i := 0; i < len(q); i++ {
+		if q[i] == '+' {
+			b = append(b, "%20"...)
+		} else {
+			b = append(b, q[i])
+		}
+	}
+	return b
 }
 
 // appendPost appends the htmx attributes of a button that posts op on the
@@ -286,7 +314,7 @@ func appendUndoNote(b []byte, r *rowView) []byte {
 // &lt; &gt;. Every other byte, invalid UTF-8 included, is kept: the escaped
 // bytes are ASCII, which never occurs inside a multi-byte UTF-8 sequence,
 // so a scan of bytes finds what html/template's scan of runes finds.
-func appendEscaped(b []byte, s string) []byte {
+func appendEscaped[S string | []byte](b []byte, s S) []byte {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		var repl string

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -111,16 +112,6 @@ func (r rowView) ShowStatus() bool {
 		!(r.Kind == models.KindActivityLog && (r.Status == models.StatusDone || r.Running()))
 }
 
-// Until is a deferred row's "until Tue 09:00".
-func (r rowView) Until() *localTime {
-	if r.Status != models.StatusDeferred || r.DeferUntil == nil {
-		return nil
-	}
-	w := relTime(*r.DeferUntil, r.Today, r.Loc)
-	w.Text = "until " + w.Text
-	return w
-}
-
 // markPast marks, at now, a calendar entry or a timed open task whose time
 // has gone by (a past calendar entry no longer offers Complete: it is over
 // either way), and a running log's elapsed time.
@@ -196,21 +187,26 @@ const (
 // day): "today", "tomorrow", "yesterday", the weekday within the coming
 // week, else the date, with the year only when it is not today's year.
 func relDay(t, today time.Time, loc *time.Location) string {
+	return string(appendRelDay(nil, t, today, loc))
+}
+
+// appendRelDay appends relDay(t, today, loc).
+func appendRelDay(b []byte, t, today time.Time, loc *time.Location) []byte {
 	l, d := t.In(loc), today.In(loc)
 	days := dayNumber(l) - dayNumber(d)
 	switch {
 	case days == 0:
-		return "today"
+		return append(b, "today"...)
 	case days == 1:
-		return "tomorrow"
+		return append(b, "tomorrow"...)
 	case days == -1:
-		return "yesterday"
+		return append(b, "yesterday"...)
 	case days > 1 && days < 7:
-		return l.Format("Mon")
+		return l.AppendFormat(b, "Mon")
 	case l.Year() == d.Year():
-		return l.Format("Mon 2 Jan")
+		return l.AppendFormat(b, "Mon 2 Jan")
 	}
-	return l.Format("Mon 2 Jan 2006")
+	return l.AppendFormat(b, "Mon 2 Jan 2006")
 }
 
 // dayNumber counts days since the epoch of t's own calendar date.
@@ -221,11 +217,19 @@ func dayNumber(t time.Time) int {
 // relTime is t as its relative day and clock time: "today 17:00",
 // "Tue 09:00", "Mon 30 Nov, 09:00" (a date takes a comma before the clock).
 func relTime(t, today time.Time, loc *time.Location) *localTime {
-	day, sep := relDay(t, today, loc), " "
-	if strings.ContainsAny(day, "0123456789") {
-		sep = ", "
+	return &localTime{Text: string(appendRelTime(nil, t, today, loc)), Attr: models.FormatTime(t)}
+}
+
+// appendRelTime appends the text of relTime(t, today, loc).
+func appendRelTime(b []byte, t, today time.Time, loc *time.Location) []byte {
+	day := len(b)
+	b = appendRelDay(b, t, today, loc)
+	if bytes.ContainsAny(b[day:], "0123456789") {
+		b = append(b, ", "...)
+	} else {
+		b = append(b, ' ')
 	}
-	return &localTime{Text: day + sep + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
+	return t.In(loc).AppendFormat(b, clockLayout)
 }
 
 // dateText is t's date, with its year only when that is not this year.
@@ -244,44 +248,44 @@ func showTime(t *time.Time, loc *time.Location) *localTime {
 	return &localTime{Text: dateText(*t, loc) + ", " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
 }
 
-// When is where the row sits in time, in the page's zone: a task's due
-// time, a calendar entry's span, an activity's span.
-func (r rowView) When() *localTime {
-	start := r.SpanStart()
-	if start == nil {
-		return nil
+// appendWhen appends where the row sits in time, in the page's zone, as the
+// text of its time element: a task's due time, a calendar entry's span, an
+// activity's span; start is r.SpanStart().
+func appendWhen(b []byte, r *rowView, start time.Time) []byte {
+	today, loc := r.Today, r.Loc
+	if today.IsZero() { // no day to be relative to
+		today = models.DayStart(time.Now(), loc, 0)
 	}
-	if r.Today.IsZero() { // no day to be relative to (the detail page)
-		r.Today = models.DayStart(time.Now(), r.Loc, 0)
-	}
-	w := relTime(*start, r.Today, r.Loc)
 	switch r.Kind {
 	case models.KindTask:
-		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
-			w.Text = "due " + relDay(*start, r.Today, r.Loc) // a day without a time (capture text)
-		} else if r.DueAt != nil {
-			w.Text = "due " + w.Text
-		} else {
-			w.Text = "starts " + w.Text
+		switch {
+		case r.DueAt != nil && models.DueDayOnly(*r.DueAt, loc):
+			return appendRelDay(append(b, "due "...), start, today, loc) // a day without a time (capture text)
+		case r.DueAt != nil:
+			return appendRelTime(append(b, "due "...), start, today, loc)
 		}
+		return appendRelTime(append(b, "starts "...), start, today, loc)
 	case models.KindCalendarEvent:
-		if r.AllDay {
-			w.Text = relDay(*start, r.Today, r.Loc) + ", all day"
-			if r.EndAt != nil && r.EndAt.Sub(*start) > 25*time.Hour {
-				w.Text = relDay(*start, r.Today, r.Loc) + " – " + relDay(r.EndAt.Add(-time.Hour), r.Today, r.Loc)
-			}
-		} else if r.EndAt != nil {
-			w.Text += "–" + untilRel(*start, *r.EndAt, r.Today, r.Loc)
+		switch {
+		case r.AllDay && r.EndAt != nil && r.EndAt.Sub(start) > 25*time.Hour:
+			b = append(appendRelDay(b, start, today, loc), " – "...)
+			return appendRelDay(b, r.EndAt.Add(-time.Hour), today, loc)
+		case r.AllDay:
+			return append(appendRelDay(b, start, today, loc), ", all day"...)
+		case r.EndAt != nil:
+			b = append(appendRelTime(b, start, today, loc), "–"...)
+			return appendUntilRel(b, start, *r.EndAt, today, loc)
 		}
 	case models.KindActivityLog:
 		switch {
 		case r.Running():
-			w.Text = "since " + w.Text
+			return appendRelTime(append(b, "since "...), start, today, loc)
 		case r.StartedAt != nil && r.EndedAt != nil && !r.EndedAt.Equal(*r.StartedAt):
-			w.Text += "–" + untilRel(*r.StartedAt, *r.EndedAt, r.Today, r.Loc)
+			b = append(appendRelTime(b, start, today, loc), "–"...)
+			return appendUntilRel(b, *r.StartedAt, *r.EndedAt, today, loc)
 		}
 	}
-	return w
+	return appendRelTime(b, start, today, loc)
 }
 
 // until is the end of a span: its clock time on the start's day, else its
@@ -294,11 +298,12 @@ func until(start, end time.Time, loc *time.Location) string {
 	return e.Format(dayLayout + ", " + clockLayout)
 }
 
-// untilRel is until with the end's day relative to today ("tomorrow 02:00").
-func untilRel(start, end, today time.Time, loc *time.Location) string {
+// appendUntilRel appends until with the end's day relative to today
+// ("tomorrow 02:00").
+func appendUntilRel(b []byte, start, end, today time.Time, loc *time.Location) []byte {
 	s, e := start.In(loc), end.In(loc)
 	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
-		return e.Format(clockLayout)
+		return e.AppendFormat(b, clockLayout)
 	}
-	return relTime(end, today, loc).Text
+	return appendRelTime(b, end, today, loc)
 }
