@@ -306,3 +306,72 @@ func processCPU() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+const listsGolden = "testdata/lists.golden.gz"
+
+// TestListHTMLGolden: the Today tab (its five sections) and a list tab,
+// each over every event of the row corpus, are drawn byte for byte as
+// before rows were joined in Go (testdata/lists.golden.gz, recorded with
+// -update-rows from the code of that time).
+func TestListHTMLGolden(t *testing.T) {
+	static, err := embeddedAssets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := newEngine(loc, static)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []models.Event
+	for _, r := range rowCorpus(loc) {
+		events = append(events, r.Event)
+	}
+	today := models.DayStart(corpusNow, loc, 0)
+	view := newTabbed(tabs[0], nil, "/api/events/today?cursor=x")
+	view.Sections = todaySectionsAt(events, loc, today, corpusNow)
+	var b bytes.Buffer
+	if err := engine.Render(&b, "partials/tabbed", view); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\n== a list tab\n")
+	list := newTabbed(tabs[1], nil, "/api/events/inbox?cursor=x")
+	list.List.Rows = rowsAt(events, loc, today, corpusNow)
+	if err := engine.Render(&b, "partials/tabbed", list); err != nil {
+		t.Fatal(err)
+	}
+	if *updateRows {
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(b.Bytes())
+		w.Close()
+		if err := os.WriteFile(listsGolden, z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(listsGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != string(want) {
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("the lists differ at byte %d of %d (want %d):\n got: %q\nwant: %q", i, len(got), len(want),
+			got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
+	}
+}

@@ -52,8 +52,13 @@ func (h *Handlers) row(e models.Event, message string) rowView {
 
 // rows draws the rows of a list (rowhtml.go).
 func (h *Handlers) rows(events []models.Event) []template.HTML {
+	return rowsAt(events, h.svc.Location(), h.today(), h.svc.Now())
+}
+
+// rowsAt draws events as rows of a list in loc, on the day that starts at
+// today, at now.
+func rowsAt(events []models.Event, loc *time.Location, today, now time.Time) []template.HTML {
 	rows := make([]template.HTML, len(events))
-	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
 	for i, e := range events {
 		r := newRow(e, loc, today, targetSelf, "")
 		r.markPast(now)

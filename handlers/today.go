@@ -88,7 +88,12 @@ func doneAt(e *models.Event) time.Time {
 // draws them. The listing's order (overdue oldest first, then span start)
 // is kept within each section but Done & logged, which runs newest first.
 func (h *Handlers) todaySections(events []models.Event) []todaySection {
-	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
+	return todaySectionsAt(events, h.svc.Location(), h.today(), h.svc.Now())
+}
+
+// todaySectionsAt is todaySections in loc, on the day that starts at
+// today, at now.
+func todaySectionsAt(events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
 	byKey := map[string][]rowView{}
 	for _, e := range events {
 		r := newRow(e, loc, today, targetSelf, "")
