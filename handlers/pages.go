@@ -92,7 +92,7 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	}
 	var view tabbedView
 	if current.Name == "today" {
-		view = newTabbed(current, nil, more(current.Path, q, page.NextCursor))
+		view = newTabbed(current, "", more(current.Path, q, page.NextCursor))
 		view.Sections = h.todaySections(page.Items)
 	} else {
 		if current.Name == "upcoming" {

@@ -18,19 +18,34 @@ import (
 // hundreds of rows, and html/template spent about 90 µs on each (its
 // escapers and the row's methods are called through reflect, fields found
 // by name), where this takes a few. The rest of every page stays in the
-// templates; they take a drawn row as template.HTML (listView.Rows,
-// todaySection.Rows, detail.html's {{.Row.OpsHTML}}). The HTML is byte for
+// templates; they take the drawn rows of a list as one template.HTML
+// (listView.Rows, todaySection.Rows; detail.html's {{.Row.OpsHTML}}).
+// Nothing is cached: every answer draws every row. The HTML is byte for
 // byte what the templates drew (TestRowHTMLGolden), and every value is
 // escaped as html/template escaped it in that place (appendEscaped): text
 // and quoted attribute values alike; the two URLs, /events/{id} and the
 // tag's listing, are built from an integer and from url.QueryEscape, which
 // html/template's URL normaliser leaves as they are.
 
-// HTML is the row drawn. The bytes are made here and never written again,
-// so they become the string as they are, without a copy (what
-// strings.Builder does).
-func (r *rowView) HTML() template.HTML {
-	b := appendRow(make([]byte, 0, rowBytes(r)), r)
+// drawRows draws rows one after the other, each between before and after,
+// into one piece of HTML for a template to place: one allocation, and one
+// value for the template rather than one a row. The bytes are made here
+// and never written again, so they become the string as they are, without
+// a copy (what strings.Builder does).
+func drawRows(rows []rowView, before, after string) template.HTML {
+	if len(rows) == 0 {
+		return ""
+	}
+	n := 0
+	for i := range rows {
+		n += len(before) + rowBytes(&rows[i]) + len(after)
+	}
+	b := make([]byte, 0, n)
+	for i := range rows {
+		b = append(b, before...)
+		b = appendRow(b, &rows[i])
+		b = append(b, after...)
+	}
 	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 

@@ -50,21 +50,20 @@ func (h *Handlers) row(e models.Event, message string) rowView {
 	return r
 }
 
-// rows draws the rows of a list (rowhtml.go).
-func (h *Handlers) rows(events []models.Event) []template.HTML {
+// rows draws the rows of a list (rowhtml.go), each followed by a newline.
+func (h *Handlers) rows(events []models.Event) template.HTML {
 	return rowsAt(events, h.svc.Location(), h.today(), h.svc.Now())
 }
 
 // rowsAt draws events as rows of a list in loc, on the day that starts at
 // today, at now.
-func rowsAt(events []models.Event, loc *time.Location, today, now time.Time) []template.HTML {
-	rows := make([]template.HTML, len(events))
+func rowsAt(events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
+	rows := make([]rowView, len(events))
 	for i, e := range events {
-		r := newRow(e, loc, today, targetSelf, "")
-		r.markPast(now)
-		rows[i] = r.HTML()
+		rows[i] = newRow(e, loc, today, targetSelf, "")
+		rows[i].markPast(now)
 	}
-	return rows
+	return drawRows(rows, "", "\n")
 }
 
 // today is the start of the service's current day, for overdue marks.
@@ -72,9 +71,9 @@ func (h *Handlers) today() time.Time {
 	return models.DayStart(h.svc.Now(), h.svc.Location(), 0)
 }
 
-// listView is a page of rendered rows and the address of the next page, if any.
+// listView is a page of drawn rows and the address of the next page, if any.
 type listView struct {
-	Rows []template.HTML
+	Rows template.HTML // each row followed by a newline (drawRows)
 	More string
 }
 

@@ -49,7 +49,7 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 			return err
 		}
 		rows := h.rows(page.Items)
-		view.Count = len(rows)
+		view.Count = len(page.Items)
 		view.List = listView{Rows: rows, More: more("/api/events", api, page.NextCursor)}
 	}
 	return c.Render("pages/search", view)

@@ -33,9 +33,9 @@ var todayHeadings = []struct{ Key, Heading string }{
 // todaySection is one section of Today: its rows, drawn.
 type todaySection struct {
 	Key, Heading string
-	Rows         []template.HTML
-	Records      bool // the quick-record line inserts here
-	Tasks        bool // the task capture line inserts here
+	Rows         template.HTML // each row on a line of its own (drawRows)
+	Records      bool          // the quick-record line inserts here
+	Tasks        bool          // the task capture line inserts here
 }
 
 // todayLimit is the page size Today asks its listing for: a whole day in
@@ -109,10 +109,8 @@ func todaySectionsAt(events []models.Event, loc *time.Location, today, now time.
 	})
 	out := make([]todaySection, len(todayHeadings))
 	for i, hd := range todayHeadings {
-		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo}
-		for _, r := range byKey[hd.Key] {
-			out[i].Rows = append(out[i].Rows, r.HTML())
-		}
+		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo,
+			Rows: drawRows(byKey[hd.Key], "\n      ", "")}
 	}
 	return out
 }
