@@ -382,3 +382,29 @@ func TestListHTMLGolden(t *testing.T) {
 			got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
 	}
 }
+
+// TestAppendEscapedIsHTMLTemplates: for 20,000 random strings of quotes,
+// ampersands, pluses, angle brackets, NUL, Korean, bidi controls,
+// non-characters and invalid UTF-8, appendEscaped gives what html/template
+// gives in text and in a quoted attribute value.
+func TestAppendEscapedIsHTMLTemplates(t *testing.T) {
+	tmpl := template.Must(template.New("t").Parse(`<p title="{{.}}" data-x="{{.}}" aria-label="a {{.}}">{{.}}</p>`))
+	pieces := []string{"a", " ", "\"", "'", "&", "+", "<", ">", "\x00", "=", "`", "#", "%", "/", "?", ";",
+		"회", "의", "\u202e", "\u2066", "\ufdd0", "\ufffe", "\uffff", "🎉", "\xff", "\xc0", "\xe2\x80", "\t", "\n", "&amp;"}
+	rng := rand.New(rand.NewPCG(3, 16))
+	for range 20000 {
+		var s strings.Builder
+		for range rng.IntN(12) {
+			s.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		var want bytes.Buffer
+		if err := tmpl.Execute(&want, s.String()); err != nil {
+			t.Fatal(err)
+		}
+		e := string(appendEscaped(nil, s.String()))
+		got := `<p title="` + e + `" data-x="` + e + `" aria-label="a ` + e + `">` + e + `</p>`
+		if got != want.String() {
+			t.Fatalf("%q:\n got %q\nwant %q", s.String(), got, want.String())
+		}
+	}
+}
