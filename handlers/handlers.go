@@ -46,10 +46,9 @@ type Options struct {
 
 // Handlers serves the routes over one app.Service.
 type Handlers struct {
-	svc   *app.Service
-	opts  Options
-	log   *slog.Logger
-	cache *rowCache // rendered list rows
+	svc  *app.Service
+	opts Options
+	log  *slog.Logger
 	// static is the files of static/, hashed and compressed at start
 	static *assets
 }
@@ -81,7 +80,6 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.cache = newRowCache(engine, rowCacheSize)
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
 		Views:                   engine,

@@ -145,7 +145,7 @@ func testFirstAndRepeatLoad(t *testing.T, b *browser) {
 }
 
 // testNoMojibake: the stylesheet and the script say they are UTF-8, and the
-// Defer button reads exactly what the template (views/partials/ops.html) and
+// Defer button reads exactly what the row's writer (handlers/rowhtml.go) and
 // the stylesheet (.defer summary::after) say, after an ordinary load and
 // after a load from the cache.
 func testNoMojibake(t *testing.T, b *browser) {
