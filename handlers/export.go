@@ -57,7 +57,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	conn := c.Context().Conn()
 	svc, timeout, writeTimeout, log := h.svc, h.opts.RequestTimeout, h.opts.WriteTimeout, h.log
+	// The stream reads its further batches after the handler returned: it
+	// keeps the request's slot until it ends (admission.go).
+	release := keepSlot(c)
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer release()
 		var (
 			cw   *csv.Writer
 			rec  []string

@@ -42,6 +42,12 @@ type Options struct {
 	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
 	// is not known): the answers of requests that found it away say so.
 	DatabaseFault func() error
+	// MaxInFlight is how many requests may do work at once (default: two
+	// per connection of the database pool, app.PoolSize); QueueWait how long
+	// a request waits for one of them before it is refused with 503 and
+	// Retry-After (default 100ms). See admission.go.
+	MaxInFlight int
+	QueueWait   time.Duration
 }
 
 // Handlers serves the routes over one app.Service.
@@ -52,6 +58,8 @@ type Handlers struct {
 	cache *rowCache // rendered list rows
 	// static is the files of static/, hashed and compressed at start
 	static *assets
+	// admission bounds the requests doing work at once
+	admission *admission
 }
 
 // New returns the Fiber app of the service, its templates loaded and checked.
@@ -71,7 +79,13 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 			*d.p = d.def
 		}
 	}
-	h := &Handlers{svc: svc, opts: opts, log: opts.Logger}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = inFlightPerConn * app.PoolSize()
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = defaultQueueWait
+	}
+	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait)}
 	files, err := embeddedAssets()
 	if err != nil {
 		return nil, err
@@ -100,6 +114,13 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		// Heads of up to 64 KiB: the cookies of other apps on the same site
 		// ride along with the session's (fasthttp's default is 4 KiB).
 		ReadBufferSize: HeadLimit,
+		// Without it, every keep-alive connection keeps both buffers above
+		// and its largest answer body for as long as it stays open (500
+		// connections: 70 MiB of buffers alone). With it, a connection
+		// takes a read buffer from a pool while a request arrives and a
+		// write buffer while its answer goes out, and waits for the next
+		// request with none.
+		ReduceMemoryUsage: true,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the
@@ -122,6 +143,10 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/healthz", h.healthz)
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
+	// Everything below does work: at most MaxInFlight at once, the excess
+	// refused with 503 after a short wait (admission.go). The three above
+	// never wait.
+	f.Use(h.admit)
 
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
