@@ -87,9 +87,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("EVENTS_MAX_IN_FLIGHT must be a number of requests from 1 to 10000, not %q", v))
 		}
 	}
-	wait := get("EVENTS_QUEUE_WAIT", "100ms")
+	wait := get("EVENTS_QUEUE_WAIT", "500ms")
 	if c.QueueWait, err = time.ParseDuration(wait); err != nil || c.QueueWait < time.Millisecond || c.QueueWait > 10*time.Second {
-		errs = append(errs, fmt.Errorf("EVENTS_QUEUE_WAIT must be a duration from 1ms to 10s, such as 100ms, not %q", wait))
+		errs = append(errs, fmt.Errorf("EVENTS_QUEUE_WAIT must be a duration from 1ms to 10s, such as 500ms, not %q", wait))
 	}
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))

@@ -30,18 +30,80 @@ const (
 	// inFlightPerConn is how many requests may work at once per connection
 	// of the database pool: two, so that while one request of a pair
 	// renders or writes its answer, the other has the connection.
-	inFlightPerConn  = 2
-	defaultQueueWait = 100 * time.Millisecond
+	inFlightPerConn = 2
+	// defaultQueueWait: a client that does not back off sends its next
+	// request as soon as it is refused, so the wait is also what paces a
+	// flood of refusals. At 100 ms, 500 such connections made 2,000
+	// refusals a second, which took the CPU from the work admitted (2xx
+	// halved) and from /healthz (p99 1 s); at 500 ms, 940 a second, the
+	// admitted requests at p50 40 ms and /healthz at p50 under 1 ms
+	// (README, Performance, Overload).
+	defaultQueueWait = 500 * time.Millisecond
 )
 
-// admission is the set of slots.
+// admission is the set of slots and the requests waiting for one.
+//
+// Waiters are served last come, first served. Under a sustained flood the
+// queue never empties, and in first-come order every request admitted would
+// have waited nearly the whole QueueWait at its head: the newest waiter is
+// the one whose client is most likely still there, and taking it first
+// keeps the latency of what is admitted at the time of the work, while the
+// oldest run out their wait and are refused. Nobody waits longer than
+// QueueWait either way.
 type admission struct {
-	slots chan struct{}
-	wait  time.Duration
+	max  int
+	wait time.Duration
+
+	mu      sync.Mutex
+	busy    int             // slots taken
+	waiters []chan struct{} // a stack: the last is served first
 }
 
 func newAdmission(n int, wait time.Duration) *admission {
-	return &admission{slots: make(chan struct{}, n), wait: wait}
+	return &admission{max: n, wait: wait}
+}
+
+// acquire takes a slot, waiting up to a.wait; false: none came free.
+func (a *admission) acquire() bool {
+	a.mu.Lock()
+	if a.busy < a.max {
+		a.busy++
+		a.mu.Unlock()
+		return true
+	}
+	w := make(chan struct{}, 1)
+	a.waiters = append(a.waiters, w)
+	a.mu.Unlock()
+	t := time.NewTimer(a.wait)
+	defer t.Stop()
+	select {
+	case <-w:
+		return true
+	case <-t.C:
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, x := range a.waiters { // the oldest time out: near the bottom
+		if x == w {
+			a.waiters = append(a.waiters[:i], a.waiters[i+1:]...)
+			return false
+		}
+	}
+	return true // released to this waiter just as its wait ended
+}
+
+// release gives a slot back: to the newest waiter, or free.
+func (a *admission) release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.waiters); n > 0 {
+		w := a.waiters[n-1]
+		a.waiters[n-1] = nil
+		a.waiters = a.waiters[:n-1]
+		w <- struct{}{} // the slot passes on, still taken
+		return
+	}
+	a.busy--
 }
 
 // slotKey is the Locals key of a request's slot.
@@ -54,25 +116,15 @@ type slot struct {
 	kept bool // a streamed answer gives it back when the stream ends
 }
 
-func (s *slot) release() { s.once.Do(func() { <-s.a.slots }) }
+func (s *slot) release() { s.once.Do(s.a.release) }
 
 // admit takes a slot for the request, or refuses it with errBusy after the
-// queue wait. Waiters are served in turn (a channel's blocked senders are
-// woken first in, first out).
+// queue wait.
 func (h *Handlers) admit(c *fiber.Ctx) error {
-	a := h.admission
-	select {
-	case a.slots <- struct{}{}:
-	default:
-		t := time.NewTimer(a.wait)
-		select {
-		case a.slots <- struct{}{}:
-			t.Stop()
-		case <-t.C:
-			return errBusy
-		}
+	if !h.admission.acquire() {
+		return errBusy
 	}
-	s := &slot{a: a}
+	s := &slot{a: h.admission}
 	c.Locals(slotKey{}, s)
 	defer func() {
 		if !s.kept {

@@ -45,7 +45,7 @@ type Options struct {
 	// MaxInFlight is how many requests may do work at once (default: two
 	// per connection of the database pool, app.PoolSize); QueueWait how long
 	// a request waits for one of them before it is refused with 503 and
-	// Retry-After (default 100ms). See admission.go.
+	// Retry-After (default 500ms). See admission.go.
 	MaxInFlight int
 	QueueWait   time.Duration
 }
