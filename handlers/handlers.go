@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/valyala/fasthttp"
 
 	"events/app"
 	"events/docs"
@@ -127,6 +128,16 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	// answer, so it must not carry them.
 	f.Server().SecureErrorLogMessage = true
 	h.routes(f)
+	// Fiber lists the mounted apps on the first c.Render of the process,
+	// unguarded, while every error answer reads that list: under a flood
+	// right after start the first renders raced with it (seen under -race).
+	// One render before serving builds it.
+	c := f.AcquireCtx(&fasthttp.RequestCtx{})
+	err = c.Render("partials/problem", problemFor(errBusy))
+	f.ReleaseCtx(c)
+	if err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -143,12 +154,12 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/healthz", h.healthz)
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
-	// Everything below does work: at most MaxInFlight at once, the excess
-	// refused with 503 after a short wait (admission.go). The three above
-	// never wait.
-	f.Use(h.admit)
-
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
+
+	// Everything below does work: at most MaxInFlight at once, the excess
+	// refused with 503 after a short wait (admission.go). What is above
+	// never waits.
+	f.Use(h.admit)
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 
