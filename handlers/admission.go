@@ -33,11 +33,12 @@ const (
 	inFlightPerConn = 2
 	// defaultQueueWait: a client that does not back off sends its next
 	// request as soon as it is refused, so the wait is also what paces a
-	// flood of refusals. At 100 ms, 500 such connections made 2,000
-	// refusals a second, which took the CPU from the work admitted (2xx
-	// halved) and from /healthz (p99 1 s); at 500 ms, 940 a second, the
-	// admitted requests at p50 40 ms and /healthz at p50 under 1 ms
-	// (README, Performance, Overload).
+	// flood of refusals. At 100 ms, 500 such connections made 1,600 to
+	// 3,400 refusals a second, which took the CPU from the work admitted
+	// (80 to 198 answers a second against 219 to 240) and from /healthz
+	// (p50 19 to 62 ms); at 500 ms, about 920 a second, the admitted
+	// requests at p50 42 ms and /healthz at p50 3.5 ms (README,
+	// Performance, Overload).
 	defaultQueueWait = 500 * time.Millisecond
 )
 
