@@ -63,6 +63,9 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	c.Context().SetBodyStream(&exportStream{
 		csv: name == "csv", events: first, histories: hist,
 		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, log: h.log,
+		// The stream reads its further batches after the handler returned:
+		// it keeps the request's slot until it ends (admission.go).
+		release: keepSlot(c),
 		next: func(after int64) ([]models.Event, [][]models.History, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
@@ -87,6 +90,7 @@ type exportStream struct {
 	conn         net.Conn
 	writeTimeout time.Duration
 	log          *slog.Logger
+	release      func() // gives the request's slot back
 
 	started, done bool
 	buf           bytes.Buffer // the encoded batch
@@ -165,6 +169,13 @@ func (s *exportStream) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	return total, nil
+}
+
+// Close gives the request's slot back: fasthttp calls it once the answer
+// is written, or given up.
+func (s *exportStream) Close() error {
+	s.release()
+	return nil
 }
 
 // SupportsBodyWriteTo tells fasthttp that WriteTo writes what Read reads.

@@ -99,6 +99,12 @@ func measure(ctx context.Context, e *env) error {
 		table += "\n" + prev
 	}
 	fmt.Println(table)
+	if sec, err := overload(ctx, e); err != nil {
+		return err
+	} else if sec != "" {
+		fmt.Println(sec)
+		table += "\n" + sec
+	}
 	out := table + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
 		return err
