@@ -30,9 +30,25 @@ const deepBlock = 25
 type deepEvent struct {
 	id, lastRow int64 // the event; its newest seeded history row
 	steps       int
-	lat         [][]time.Duration // per round, every request
-	reactivate  [][]time.Duration // per round, the reactivates only
+	// per round, one entry per cycle
+	complete, reactivate [][]time.Duration
 }
+
+// deepStat is the p50 of one kind of request in round r.
+type deepStat func(ev *deepEvent, r int) time.Duration
+
+var (
+	statComplete   deepStat = func(ev *deepEvent, r int) time.Duration { return p50(ev.complete[r]) }
+	statReactivate deepStat = func(ev *deepEvent, r int) time.Duration { return p50(ev.reactivate[r]) }
+	// a cycle's two requests, per request
+	statCycle deepStat = func(ev *deepEvent, r int) time.Duration {
+		both := make([]time.Duration, len(ev.complete[r]))
+		for i := range both {
+			both[i] = (ev.complete[r][i] + ev.reactivate[r][i]) / 2
+		}
+		return p50(both)
+	}
+)
 
 // deepUndo creates two planned tasks, one with 10 history rows and one with
 // -deep-steps (a create, a reschedule, then complete/reactivate pairs, as the
@@ -62,7 +78,7 @@ func deepUndo(ctx context.Context, e *env) (string, error) {
 	client := &http.Client{Timeout: 30 * time.Second}
 	// a few cycles first, so connections and plans are warm on both
 	for _, ev := range []*deepEvent{small, deep} {
-		if err := deepCycle(ctx, client, e, ev, 5, nil, nil); err != nil {
+		if err := deepCycle(ctx, client, e, ev, 5, -1); err != nil {
 			return "", err
 		}
 		if err := deepReset(ctx, e, ev); err != nil {
@@ -71,7 +87,7 @@ func deepUndo(ctx context.Context, e *env) (string, error) {
 	}
 	for r := range rounds {
 		for _, ev := range []*deepEvent{small, deep} {
-			ev.lat = append(ev.lat, nil)
+			ev.complete = append(ev.complete, nil)
 			ev.reactivate = append(ev.reactivate, nil)
 		}
 		for done := 0; done < cycles; done += deepBlock {
@@ -82,7 +98,7 @@ func deepUndo(ctx context.Context, e *env) (string, error) {
 				order = []*deepEvent{deep, small}
 			}
 			for _, ev := range order {
-				if err := deepCycle(ctx, client, e, ev, n, &ev.lat[r], &ev.reactivate[r]); err != nil {
+				if err := deepCycle(ctx, client, e, ev, n, r); err != nil {
 					return "", err
 				}
 				if err := deepReset(ctx, e, ev); err != nil {
@@ -90,9 +106,9 @@ func deepUndo(ctx context.Context, e *env) (string, error) {
 				}
 			}
 		}
-		say("deep undo: round %d: p50 %.3f ms (%d rows) vs %.3f ms (%d rows), ratio %.2f; reactivate p50 %.3f vs %.3f ms",
-			r+1, ms(p50(small.lat[r])), small.steps, ms(p50(deep.lat[r])), deep.steps, ratio(float64(p50(deep.lat[r])), float64(p50(small.lat[r]))),
-			ms(p50(small.reactivate[r])), ms(p50(deep.reactivate[r])))
+		say("deep undo: round %d: p50 complete %.3f ms (%d rows) vs %.3f ms (%d rows), reactivate %.3f vs %.3f ms, per request of a cycle %.3f vs %.3f ms",
+			r+1, ms(statComplete(small, r)), small.steps, ms(statComplete(deep, r)), deep.steps,
+			ms(statReactivate(small, r)), ms(statReactivate(deep, r)), ms(statCycle(small, r)), ms(statCycle(deep, r)))
 	}
 	sec := deepReport(small, deep, cycles)
 	fmt.Println(sec)
@@ -160,9 +176,9 @@ ORDER BY h.id`, ev.id, first, pairs)
 	return ev, err
 }
 
-// deepCycle runs n complete + reactivate cycles on ev, appending each
-// request's latency to lat and each reactivate's to react (when not nil).
-func deepCycle(ctx context.Context, client *http.Client, e *env, ev *deepEvent, n int, lat, react *[]time.Duration) error {
+// deepCycle runs n complete + reactivate cycles on ev, appending the
+// latencies to round r (none when r < 0).
+func deepCycle(ctx context.Context, client *http.Client, e *env, ev *deepEvent, n int, r int) error {
 	for range n {
 		for _, op := range []string{"complete", "reactivate"} {
 			req, err := http.NewRequestWithContext(ctx, "POST", fmt.Sprintf("%s/api/events/%d/%s", e.service.Base, ev.id, op), nil)
@@ -180,11 +196,12 @@ func deepCycle(ctx context.Context, client *http.Client, e *env, ev *deepEvent, 
 			if res.StatusCode != http.StatusOK {
 				return fmt.Errorf("deep undo: %s %d: %s %s", op, ev.id, res.Status, strings.TrimSpace(string(body)))
 			}
-			if lat != nil {
-				*lat = append(*lat, d)
-			}
-			if react != nil && op == "reactivate" {
-				*react = append(*react, d)
+			switch {
+			case r < 0:
+			case op == "complete":
+				ev.complete[r] = append(ev.complete[r], d)
+			default:
+				ev.reactivate[r] = append(ev.reactivate[r], d)
 			}
 		}
 	}
@@ -249,39 +266,37 @@ func p50(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// deepReport is the Markdown section: per event the median over rounds of
-// each round's p50, and the ratio deep/shallow of each round's p50s with its
-// spread.
+// deepReport is the Markdown section: per event and kind of request the
+// median over rounds of each round's p50, and the ratio deep/shallow of each
+// round's p50s, median and spread.
 func deepReport(small, deep *deepEvent, cycles int) string {
-	rounds := len(small.lat)
-	ratios := func(f func(*deepEvent, int) time.Duration) (med, lo, hi float64) {
-		rs := make([]float64, rounds)
-		for r := range rounds {
-			rs[r] = float64(f(deep, r)) / float64(max(1, f(small, r)))
-		}
-		slices.Sort(rs)
-		return rs[rounds/2], rs[0], rs[rounds-1]
-	}
-	medP50 := func(ev *deepEvent, f func(*deepEvent, int) time.Duration) float64 {
-		ps := make([]time.Duration, rounds)
-		for r := range rounds {
-			ps[r] = f(ev, r)
-		}
-		return ms(p50(ps))
-	}
-	all := func(ev *deepEvent, r int) time.Duration { return p50(ev.lat[r]) }
-	react := func(ev *deepEvent, r int) time.Duration { return p50(ev.reactivate[r]) }
+	rounds := len(small.complete)
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Undo on a long history\n\n")
 	fmt.Fprintf(&b, "Complete + reactivate cycles through the API on a planned task with %d history rows and on one with %d "+
-		"(complete/reactivate pairs written in SQL), one request at a time, alternating between the two in blocks of %d cycles "+
-		"(each event put back to its %d or %d rows after each block); %d rounds of %d cycles on each. "+
-		"p50 is the median over rounds of each round's p50; the ratio is the %d-row p50 over the %d-row p50 of each round, median (min–max over rounds).\n\n",
+		"(a create, a reschedule and complete/reactivate pairs written in SQL), one request at a time, alternating between "+
+		"the two in blocks of %d cycles, each event put back to its %d or %d rows after its block; %d rounds of %d cycles on each. "+
+		"p50: the median over rounds of each round's p50. Ratio: the %d-row p50 over the %d-row p50 of each round, "+
+		"median and min–max over rounds.\n\n",
 		small.steps, deep.steps, deepBlock, small.steps, deep.steps, rounds, cycles, deep.steps, small.steps)
-	fmt.Fprintf(&b, "| requests | p50 ms, %d rows | p50 ms, %d rows | ratio | min–max |\n|---|--:|--:|--:|--:|\n", small.steps, deep.steps)
-	med, lo, hi := ratios(all)
-	fmt.Fprintf(&b, "| complete and reactivate | %.3f | %.3f | %.2f | %.2f–%.2f |\n", medP50(small, all), medP50(deep, all), med, lo, hi)
-	med, lo, hi = ratios(react)
-	fmt.Fprintf(&b, "| reactivate only | %.3f | %.3f | %.2f | %.2f–%.2f |\n", medP50(small, react), medP50(deep, react), med, lo, hi)
+	fmt.Fprintf(&b, "| request | p50 ms, %d rows | p50 ms, %d rows | ratio | min–max |\n|---|--:|--:|--:|--:|\n", small.steps, deep.steps)
+	for _, row := range []struct {
+		name string
+		f    deepStat
+	}{{"`POST .../complete`", statComplete}, {"`POST .../reactivate`", statReactivate}, {"a cycle, per request", statCycle}} {
+		ps := func(ev *deepEvent) float64 {
+			v := make([]time.Duration, rounds)
+			for r := range rounds {
+				v[r] = row.f(ev, r)
+			}
+			return ms(p50(v))
+		}
+		rs := make([]float64, rounds)
+		for r := range rounds {
+			rs[r] = float64(row.f(deep, r)) / float64(max(1, row.f(small, r)))
+		}
+		slices.Sort(rs)
+		fmt.Fprintf(&b, "| %s | %.3f | %.3f | %.2f | %.2f–%.2f |\n", row.name, ps(small), ps(deep), rs[rounds/2], rs[0], rs[rounds-1])
+	}
 	return b.String()
 }
