@@ -9,7 +9,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// The Today page drawn cold (issue 16, point 3). GET /events shows the
+// The Today page drawn cold: the scenario "page". GET /events shows the
 // Today tab: the day's listing read whole (up to 1,000 events) and drawn in
 // its five sections. No row is drawn from a cache: the service keeps no
 // rendered rows (handlers/rowhtml.go draws every row of every answer), so
@@ -18,14 +18,6 @@ import (
 // scenario. At 1,000,000 seeded events (about 270 a day) Today holds a few
 // hundred rows (the day's logs, tasks and meetings, and the overdue tasks);
 // the first request says how many.
-
-// coldScenarios are the cold-drawing scenarios.
-func coldScenarios() []*scenario {
-	s := &scenario{key: "today-cold", name: "Today page drawn cold `GET /events` (HTML, sections, every row drawn anew)",
-		sample: todayPage}
-	s.targeter = static(s.sample)
-	return []*scenario{s}
-}
 
 var todayRowsSaid sync.Once
 

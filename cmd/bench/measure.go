@@ -90,21 +90,21 @@ func measure(ctx context.Context, e *env) error {
 	}
 	hwm := harness.StatusKiB(e.service.Pid(), "VmHWM")
 	table := report(e, list, results, hwm, loadBefore)
-	weight, err := pageWeight(ctx, e)
-	if err != nil {
-		return err
+	// the sections after the table: each measures on its own and says
+	// what it found
+	for _, section := range []func(context.Context, *env) (string, error){pageWeight, overload, deepUndo} {
+		sec, err := section(ctx, e)
+		if err != nil {
+			return err
+		}
+		if sec != "" {
+			table += "\n" + sec
+		}
 	}
-	table += "\n" + weight
 	if prev := againstPrevious(e.o.out, table); prev != "" {
 		table += "\n" + prev
 	}
 	fmt.Println(table)
-	if sec, err := overload(ctx, e); err != nil {
-		return err
-	} else if sec != "" {
-		fmt.Println(sec)
-		table += "\n" + sec
-	}
 	out := table + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
 		return err

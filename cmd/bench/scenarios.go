@@ -115,7 +115,7 @@ func scenarios() []*scenario {
 		{key: "activity", name: "Activity, a week", explain: true, sample: get(activityPath(), nil)},
 		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: get(upcomingPath(), nil)},
 		{key: "lifecycle", name: "complete / reactivate", write: true},
-		{key: "page", name: "`GET /events` (HTML page)", sample: get("/events", pageHeader)},
+		{key: "page", name: "Today page `GET /events` (HTML, its sections, every row drawn cold)", sample: todayPage},
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
 		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: get(summaryPath(), nil)},
 		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: get(reviewPath(), pageHeader)},
