@@ -54,7 +54,7 @@ func againstPrevious(path, table string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Against the previous run (%s)\n\nMedian ratios, this run minus the previous one, in points.\n\n", when)
 	b.WriteString("| scenario | throughput ratio | CPU ratio |\n|---|--:|--:|\n")
-	worstT, worstC := 0, 0
+	worstT, worstC, rows := 0, 0, 0
 	for _, line := range strings.Split(table, "\n") {
 		cells := strings.Split(line, " | ")
 		if len(cells) < 5 {
@@ -69,6 +69,10 @@ func againstPrevious(path, table string) string {
 		dt, dc := n[0]-p[0], n[1]-p[1]
 		worstT, worstC = max(worstT, int(math.Abs(float64(dt)))), max(worstC, int(math.Abs(float64(dc))))
 		fmt.Fprintf(&b, "| %s | %+d | %+d |\n", name, dt, dc)
+		rows++
+	}
+	if rows == 0 {
+		return ""
 	}
 	fmt.Fprintf(&b, "\nThe most any scenario moved: %d points (throughput), %d points (CPU).\n", worstT, worstC)
 	return b.String()
