@@ -155,7 +155,7 @@ func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
 	// client's pool would
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(4*e.o.conns)),
 		vegeta.Connections(4*e.o.conns), vegeta.MaxConnections(4*e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
-	lat := attack(atk, s.targeter(e), vegeta.Rate{Freq: max(1, int(r.rate+0.5)), Per: time.Second}, e.o.step, s.key)
+	lat := attack(atk, s.targeter(e), vegeta.Rate{Freq: max(1, int(r.rate+0.5)), Per: time.Second}, s.stepOf(e), s.key)
 	r.p50, r.p99 = lat.Latencies.P50, lat.Latencies.P99
 	r.errors = lat.Requests - uint64(float64(lat.Requests)*lat.Success+0.5)
 	say("%-10s p50 %.2f ms  p99 %.2f ms at %.0f/s", s.key, ms(r.p50), ms(r.p99), r.rate)
@@ -184,7 +184,7 @@ func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, er
 	stopRSS, peak := sampleRSS(e.service.Pid())
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
 		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
-	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, e.o.step, s.key)
+	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, s.stepOf(e), s.key)
 	stopRSS()
 	svc1, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
@@ -204,8 +204,8 @@ func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, er
 		}
 	}
 	p.errors = sat.Requests - uint64(float64(sat.Requests)*sat.Success+0.5)
-	if p.svc < 0.5 {
-		return p, fmt.Errorf("the service served %.1f requests a second (%v; %v)", p.svc, sat.StatusCodes, sat.Errors)
+	if sat.Success == 0 {
+		return p, fmt.Errorf("the service answered none of %d requests (%v; %v)", sat.Requests, sat.StatusCodes, sat.Errors)
 	}
 	if s.write {
 		return p, cleanup(ctx, e)
@@ -286,7 +286,7 @@ func pgbench(ctx context.Context, e *env, s *scenario) (tps float64, tx int, err
 		threads = min(e.o.conns, runtime.NumCPU())
 	}
 	args := []string{"-n", "-M", "simple", "-c", strconv.Itoa(e.o.conns), "-j", strconv.Itoa(threads),
-		"-T", strconv.Itoa(int(e.o.step.Seconds())), "-f", script,
+		"-T", strconv.Itoa(int(s.stepOf(e).Seconds())), "-f", script,
 		"-h", e.sockDir, "-p", "5432", "-U", "events", "events"}
 	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
 	var out, errb bytes.Buffer
