@@ -154,6 +154,11 @@ func run(ctx context.Context, o options) error {
 		}
 		say("seeded %d events in %s", o.events, e.seedTime.Round(100*time.Millisecond))
 	} else {
+		// a seed made before the latest migrations gets them, as the
+		// service would refuse it
+		if err := app.Migrate(ctx, e.db); err != nil {
+			return err
+		}
 		say("reusing the seed of %d events", seeded)
 	}
 
