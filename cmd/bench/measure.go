@@ -68,6 +68,11 @@ func measure(ctx context.Context, e *env) error {
 	hwm := harness.StatusKiB(e.service.Pid(), "VmHWM")
 	table := report(e, list, results, hwm)
 	fmt.Println(table)
+	if sec, err := cliff(ctx, e); err != nil {
+		return err
+	} else {
+		table += "\n" + sec
+	}
 	out := table + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
 		return err
