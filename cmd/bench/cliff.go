@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,14 +73,22 @@ func cliff(ctx context.Context, e *env) (string, error) {
 		return slices.DeleteFunc(scenarios(), func(s *scenario) bool { return !slices.Contains(cliffListings, s.key) })
 	}
 	small, large := pick(), pick()
-	plans := map[string]string{}
-	for _, s := range large {
-		if s.sql, _, err = logged(ctx, c, s.sample(c)[0]); err != nil {
-			return "", fmt.Errorf("cliff: capture %s: %w", s.key, err)
-		}
-		s.explain = true
-		if plans[s.key], err = explain(ctx, c, []*scenario{s}); err != nil {
-			return "", err
+	// the plans on both: the buffers a listing touches do not move with
+	// the load of the machine, its p50 does
+	plans, smallPlans := map[string]string{}, map[string]string{}
+	for _, x := range []struct {
+		e     *env
+		list  []*scenario
+		plans map[string]string
+	}{{e, small, smallPlans}, {c, large, plans}} {
+		for _, s := range x.list {
+			if s.sql, _, err = logged(ctx, x.e, s.sample(x.e)[0]); err != nil {
+				return "", fmt.Errorf("cliff: capture %s: %w", s.key, err)
+			}
+			s.explain = true
+			if x.plans[s.key], err = explain(ctx, x.e, []*scenario{s}); err != nil {
+				return "", err
+			}
 		}
 	}
 
@@ -123,11 +132,13 @@ func cliff(ctx context.Context, e *env) (string, error) {
 	fmt.Fprintf(&b, "A second database in the same cluster, %s (%s; what the seed does at that size: README, Performance), "+
 		"served by a second service like the first. Each listing's p50 at a constant %d requests a second for %d s, "+
 		"on the %s service, then on the %s one: %d pairs after one step each not counted. The ratio is the "+
-		"larger database's p50 over the smaller's, the median of the pairs and their min–max; the plans are those at %s.\n\n",
+		"larger database's p50 over the smaller's, the median of the pairs and their min–max. The buffers are the shared buffers "+
+		"the listing's statements touch under EXPLAIN (ANALYZE, BUFFERS) on each database, which other work on the machine does not move; "+
+		"the plans are those at %s.\n\n",
 		cliffDatabase, how, cliffRate, int(cliffStep.Seconds()), thousands(e.o.events), thousands(n), cliffPairs, thousands(n))
-	fmt.Fprintf(&b, "| listing | p50 ms at %s | p50 ms at %s | ratio (median) | ratio (min–max) | within 1.5× | read by (plan at %s) |\n",
-		short(e.o.events), short(n), short(n))
-	b.WriteString("|---|--:|--:|--:|--:|:-:|---|\n")
+	fmt.Fprintf(&b, "| listing | p50 ms at %s | p50 ms at %s | ratio (median) | ratio (min–max) | within 1.5× | buffers at %s / %s | read by (plan at %s) |\n",
+		short(e.o.events), short(n), short(e.o.events), short(n), short(n))
+	b.WriteString("|---|--:|--:|--:|--:|:-:|--:|---|\n")
 	for _, s := range small {
 		ps := results[s.key]
 		rs := make([]float64, len(ps))
@@ -139,10 +150,10 @@ func cliff(ctx context.Context, e *env) (string, error) {
 		if med > 1.5 {
 			within = "**no**"
 		}
-		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f | %.2f–%.2f | %s | %s |\n", s.name,
+		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f | %.2f–%.2f | %s | %d / %d | %s |\n", s.name,
 			median(ps, func(p pair) float64 { return ms(p.small) }),
 			median(ps, func(p pair) float64 { return ms(p.large) }),
-			med, slices.Min(rs), slices.Max(rs), within, readBy(plans[s.key]))
+			med, slices.Min(rs), slices.Max(rs), within, buffers(smallPlans[s.key]), buffers(plans[s.key]), readBy(plans[s.key]))
 	}
 	fmt.Fprintf(&b, "\n### Plans at %s events\n\n", thousands(n))
 	for _, s := range large {
@@ -243,6 +254,23 @@ var (
 	indexScan = regexp.MustCompile(`(?:Index Scan|Index Only Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)`)
 	seqScan   = regexp.MustCompile(`Seq Scan on (\w+)`)
 )
+
+// buffers is the shared buffers (hit and read) the statements of a
+// scenario's plans touch: the first Buffers line of each plan is its root's,
+// which counts its children's.
+func buffers(plans string) int {
+	total := 0
+	for _, plan := range strings.Split(plans, "```text\n")[1:] {
+		if m := bufferLine.FindStringSubmatch(plan); m != nil {
+			hit, _ := strconv.Atoi(m[1])
+			read, _ := strconv.Atoi(m[3])
+			total += hit + read
+		}
+	}
+	return total
+}
+
+var bufferLine = regexp.MustCompile(`Buffers: shared(?: hit=(\d+))?( read=(\d+))?`)
 
 func readBy(plan string) string {
 	var by []string

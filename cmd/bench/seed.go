@@ -10,23 +10,28 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// The seed: ten years ending now, about 270 events a day, written by two
-// INSERT ... SELECT statements over generate_series with the secondary
-// indexes and the foreign keys dropped, then rebuilt, then ANALYZE.
+// The seed: ten years ending now, about 270 events a day, written by
+// INSERT ... SELECT statements over generate_series (a million events each)
+// with the secondary indexes and the foreign keys dropped, then rebuilt,
+// then VACUUM (ANALYZE). Beyond a million events it reaches further back
+// instead of growing denser (seedShape).
 //
 // Event g (1..n) is created at now - (n-g) * (ten years / n). Its kind comes
 // from g mod 10: 0-5 an activity log (60%), 6-8 a task (30%), 9 a calendar
 // entry (10%). A task is due, and a calendar entry starts, up to 30 days
 // after it was created, so the newest ones lie ahead (Upcoming). What is past
-// is done, or now and then cancelled. The special rows, each a task:
+// is done, or now and then cancelled. The special rows, each a task (k is
+// n/1M, at least 1, so there are as many at ten million as at one):
 //
-//	g mod 25000 = 6      undated open task (the Inbox)
-//	g mod 25000 = 16     overdue open task
-//	g mod 25000 = 26     deferred task (a third of them due back already)
-//	g mod 250000 = 36    task in progress
+//	g mod 25000k = 6     undated open task (the Inbox)
+//	g mod 25000k = 16    overdue open task
+//	g mod 25000k = 26    deferred task (a third of them due back already)
+//	g mod 250000k = 36   task in progress
 //	g > poolBase, g mod 10 = 6   the lifecycle pool: planned, due one every 9 hours from now on
 //
-// and every 37th event has an external source. History: a create row for
+// "deploy" starts the title of event g mod 500k = 7 and "회의록" that of
+// g mod 500k = 250k+7 (the search scenarios), and every 37th event has an
+// external source. History: a create row for
 // every event, a reschedule for every fifth task or calendar entry, and the
 // complete, cancel or defer that led to its status.
 
@@ -244,6 +249,13 @@ func seedWith(ctx context.Context, db *bun.DB, n int, say func(string, ...any), 
 	// for every slice.
 	for _, what := range []struct{ name, query string }{{"events", seedEvents}, {"history", seedHistory}} {
 		step := time.Now()
+		if what.name == "history" {
+			// the history reads the events a slice at a time: by their
+			// primary key, once the planner knows how many there are
+			if err := exec("ANALYZE events"); err != nil {
+				return 0, err
+			}
+		}
 		if err := exec("BEGIN"); err != nil {
 			return 0, err
 		}
