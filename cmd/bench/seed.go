@@ -142,7 +142,7 @@ type dropped struct{ indexes, constraints []string }
 // seedChunk is the number of events one INSERT writes: the events and
 // their history go in slices of a million, so a seed of ten million says how
 // far it is and sorts a million events' history at a time.
-const seedChunk = 1_000_000
+var seedChunk = 1_000_000
 
 // seedShape is what changes with the size of the seed. Up to a million it is
 // the shape described above. Beyond, what a person has now stays as it is at
