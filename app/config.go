@@ -28,6 +28,12 @@ type Config struct {
 	// ShutdownTimeout (EVENTS_SHUTDOWN_TIMEOUT) bounds the drain after
 	// SIGTERM: the requests still running then are cut off.
 	ShutdownTimeout time.Duration
+	// MaxInFlight (EVENTS_MAX_IN_FLIGHT) is how many requests may do work
+	// at once; 0: two per connection of the database pool (PoolSize).
+	// QueueWait (EVENTS_QUEUE_WAIT) is how long a request waits for one of
+	// them before it is refused with 503.
+	MaxInFlight int
+	QueueWait   time.Duration
 }
 
 // ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
@@ -75,6 +81,15 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	shutdown := get("EVENTS_SHUTDOWN_TIMEOUT", "15s")
 	if c.ShutdownTimeout, err = time.ParseDuration(shutdown); err != nil || c.ShutdownTimeout < 100*time.Millisecond || c.ShutdownTimeout > 10*time.Minute {
 		errs = append(errs, fmt.Errorf("EVENTS_SHUTDOWN_TIMEOUT must be a duration from 100ms to 10m, such as 15s, not %q", shutdown))
+	}
+	if v := get("EVENTS_MAX_IN_FLIGHT", ""); v != "" {
+		if c.MaxInFlight, err = strconv.Atoi(v); err != nil || c.MaxInFlight < 1 || c.MaxInFlight > 10000 {
+			errs = append(errs, fmt.Errorf("EVENTS_MAX_IN_FLIGHT must be a number of requests from 1 to 10000, not %q", v))
+		}
+	}
+	wait := get("EVENTS_QUEUE_WAIT", "500ms")
+	if c.QueueWait, err = time.ParseDuration(wait); err != nil || c.QueueWait < time.Millisecond || c.QueueWait > 10*time.Second {
+		errs = append(errs, fmt.Errorf("EVENTS_QUEUE_WAIT must be a duration from 1ms to 10s, such as 500ms, not %q", wait))
 	}
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))

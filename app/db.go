@@ -58,12 +58,17 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 		pgdriver.WithApplicationName("events"),
 	)
 	sqldb := sql.OpenDB(deadlineConnector{connector, statementTimeout})
-	n := 4 * runtime.GOMAXPROCS(0)
+	n := PoolSize()
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), nil
 }
+
+// PoolSize is the number of database connections a service keeps: four per
+// CPU the Go scheduler uses (GOMAXPROCS), enough to keep PostgreSQL busy
+// while answers are encoded and written.
+func PoolSize() int { return 4 * runtime.GOMAXPROCS(0) }
 
 const (
 	// dialTimeout bounds making a connection (the context's deadline may

@@ -17,12 +17,16 @@ import (
 // This needs no column of its own: every listing and every answer already
 // reads updated_at, so a row drawn from any page carries its validator.
 func ETag(e models.Event) string {
-	b := make([]byte, 0, 40)
+	return string(AppendETag(make([]byte, 0, 40), &e))
+}
+
+// AppendETag appends the ETag of e.
+func AppendETag(b []byte, e *models.Event) []byte {
 	b = append(b, '"')
 	b = strconv.AppendInt(b, e.ID, 10)
 	b = append(b, '.')
 	b = strconv.AppendInt(b, e.UpdatedAt.UnixMicro(), 10)
-	return string(append(b, '"'))
+	return append(b, '"')
 }
 
 // nextUpdate is the updated_at of a write at now over an event last written

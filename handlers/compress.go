@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/valyala/fasthttp"
+	"github.com/klauspost/compress/gzip"
 )
 
 // Compression of the answers the service renders (README, Caching and
@@ -21,14 +21,36 @@ import (
 // error page (1.4 KB and up) is compressed.
 const compressMinSize = 1024
 
-// gzipLevel is the level of the answers compressed per request. Measured
-// on a tab's fragment (BenchmarkCompressFragment, 10 and 40 rows: 19.8 and
-// 78.7 KB), gzip 5 took 0.07 and 0.15 ms for 1.4 and 3.2 KB, brotli 4
-// 0.19 and 0.57 ms for 1.1 and 1.9 KB, against 1.4 to 4.6 ms for the whole
-// answer: brotli's few hundred bytes are not worth three times the CPU on
-// every answer, so rendered answers are gzip only (static files, encoded
-// once, are brotli too).
-const gzipLevel = 5
+// gzipLevel is the level of the answers compressed per request: 1, the
+// fastest. On a Today fragment of 10 and 40 rows (21 and 84 KB;
+// BenchmarkCompressFragment) level 5 made 1.5 and 3.4 KB, level 1 1.7 and
+// 3.8 KB in about two thirds of the time; brotli 4, 1.2 and 2.0 KB, took
+// four to five times as long. `make bench` showed the compression taking a
+// fifth to a quarter of the service's CPU on the pages and the long lists
+// at level 5; a few hundred bytes more on the wire cost less than that on
+// every answer, so rendered answers are gzip at level 1 (static files,
+// encoded once at start, are brotli and gzip at their best).
+const gzipLevel = gzip.BestSpeed
+
+// gzipWriters are reused: a writer holds about 1 MiB of tables, too much
+// to make per answer.
+var gzipWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzipLevel)
+	return w
+}}
+
+// appendGzip appends src gzipped to dst. The encoding runs on the calling
+// goroutine (fasthttp's AppendGzipBytesLevel hands it to a worker
+// goroutine and back, which costs a switch each way on every answer).
+func appendGzip(dst, src []byte) []byte {
+	buf := bytes.NewBuffer(dst)
+	w := gzipWriters.Get().(*gzip.Writer)
+	w.Reset(buf)
+	_, _ = w.Write(src) // writes to a bytes.Buffer do not fail
+	_ = w.Close()
+	gzipWriters.Put(w)
+	return buf.Bytes()
+}
 
 // compressedTypes are the Content-Types compressed here: what the handlers
 // render. Static files carry their own encoding.
@@ -85,7 +107,7 @@ func (h *Handlers) compress(c *fiber.Ctx) error {
 	}
 	bp := compressBuffers.Get().(*[]byte)
 	defer compressBuffers.Put(bp)
-	*bp = fasthttp.AppendGzipBytesLevel((*bp)[:0], body, gzipLevel)
+	*bp = appendGzip((*bp)[:0], body)
 	if len(*bp) >= len(body) {
 		return nil
 	}

@@ -73,6 +73,9 @@ func problemFor(err error) problem {
 	case errors.Is(err, app.ErrDiskFull):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
 		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
+	case errors.Is(err, errBusy):
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, busyRetryAfter
+		p.Detail = "The service is busy with other requests; nothing was done. Try again in a moment."
 	case errors.Is(err, app.ErrUnavailable):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 5
 		p.Detail = "The database is not answering; try again shortly."
@@ -154,7 +157,10 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 	if p.Status == fiber.StatusRequestEntityTooLarge {
 		lingerOnClose(c)
 	}
-	if p.Status >= 500 {
+	if errors.Is(err, errBusy) {
+		// A flood refused: the request line (status 503) says enough, and an
+		// error line for each refusal would double the log's cost then.
+	} else if p.Status >= 500 {
 		h.log.Error("request failed", "id", rid, "method", c.Method(), "path", loggedPath(c), "status", p.Status, "error", err)
 	} else {
 		// The reason is in the answer; the log keeps the status and the

@@ -125,7 +125,7 @@ func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
 		}
 		return c.Render("partials/detail", h.detail(e, nil, nil, "", staleRow))
 	}
-	return c.Render("partials/event_row", h.row(e, staleRow))
+	return sendRow(c, h.row(e, staleRow))
 }
 
 // differs names the fields whose typed value is not what is stored now.

@@ -50,7 +50,7 @@ func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
 		setETag(c, e)
 		r := h.row(e, "")
 		r.Note = note // what a task capture line was read as (capture.go)
-		return c.Render("partials/event_row", r)
+		return sendRow(c, r)
 	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }

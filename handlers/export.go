@@ -1,12 +1,16 @@
 package handlers
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
+	"io"
+	"log/slog"
+	"net"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"events/app"
 	"events/models"
@@ -55,69 +59,136 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, format.contentType)
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="events-`+date+`.`+format.ext+`"`)
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	conn := c.Context().Conn()
-	svc, timeout, writeTimeout, log := h.svc, h.opts.RequestTimeout, h.opts.WriteTimeout, h.log
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		var (
-			cw   *csv.Writer
-			rec  []string
-			line []byte
-		)
-		if name == "csv" {
-			cw = csv.NewWriter(w)
-			cw.UseCRLF = true // RFC 4180
-			if err := cw.Write(models.CSVHeader()); err != nil {
-				return
-			}
-		}
-		events, histories := first, hist
-		for {
-			for i := range events {
-				if cw != nil {
-					rec = models.CSVRecord(&events[i], rec)
-					if err := cw.Write(rec); err != nil {
-						return
-					}
-					continue
-				}
-				var hs []models.History
-				if histories != nil {
-					hs = histories[i]
-				}
-				if line, err = models.AppendExportJSON(line[:0], &events[i], hs); err != nil {
-					log.Error("export: encoding an event", "id", events[i].ID, "err", err)
-					return
-				}
-				if _, err := w.Write(line); err != nil {
-					return
-				}
-			}
-			if cw != nil {
-				cw.Flush()
-				if cw.Error() != nil {
-					return
-				}
-			}
-			if err := w.Flush(); err != nil {
-				return // the client went away
-			}
-			if len(events) < app.ExportBatchSize {
-				return
-			}
-			if conn != nil {
-				_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-			}
-			after := events[len(events)-1].ID
+	svc, timeout := h.svc, h.opts.RequestTimeout
+	c.Context().SetBodyStream(&exportStream{
+		csv: name == "csv", events: first, histories: hist,
+		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, log: h.log,
+		// The stream reads its further batches after the handler returned:
+		// it keeps the request's slot until it ends (admission.go).
+		release: keepSlot(c),
+		next: func(after int64) ([]models.Event, [][]models.History, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			events, histories, err = svc.ExportBatch(app.WithStatementDeadline(ctx), q, after, app.ExportBatchSize, name == "ndjson")
-			cancel()
-			if err != nil {
-				// The status and part of the file are sent: the file ends
-				// short, and the log says why.
-				log.Error("export: reading a batch", "after", after, "err", err)
-				return
-			}
-		}
-	})
+			defer cancel()
+			return svc.ExportBatch(app.WithStatementDeadline(ctx), q, after, app.ExportBatchSize, name == "ndjson")
+		},
+	}, -1)
 	return nil
 }
+
+// exportStream is the body of an export, encoded a batch at a time.
+// fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo): one
+// chunk and one write a batch, from the handler's own goroutine. Read gives
+// the same bytes to any other reader. A batch that cannot be read or
+// encoded ends the file short, and the log says why: the status and part of
+// the file are already sent.
+type exportStream struct {
+	csv       bool
+	events    []models.Event // the batch to encode next
+	histories [][]models.History
+	next      func(after int64) ([]models.Event, [][]models.History, error)
+
+	conn         net.Conn
+	writeTimeout time.Duration
+	log          *slog.Logger
+	release      func() // gives the request's slot back
+
+	started, done bool
+	buf           bytes.Buffer // the encoded batch
+	cw            *csv.Writer
+	rec           []string
+	line          []byte
+}
+
+// fill encodes the next batch into buf; false once the file is complete.
+func (s *exportStream) fill() bool {
+	if s.done {
+		return false
+	}
+	s.buf.Reset()
+	if !s.started {
+		s.started = true
+		if s.csv {
+			s.cw = csv.NewWriter(&s.buf)
+			s.cw.UseCRLF = true // RFC 4180
+			_ = s.cw.Write(models.CSVHeader())
+		}
+	} else {
+		if len(s.events) < app.ExportBatchSize {
+			s.done = true
+			return false
+		}
+		after := s.events[len(s.events)-1].ID
+		var err error
+		if s.events, s.histories, err = s.next(after); err != nil {
+			s.log.Error("export: reading a batch", "after", after, "err", err)
+			s.done = true
+			return false
+		}
+		if len(s.events) == 0 {
+			s.done = true
+			return false
+		}
+	}
+	for i := range s.events {
+		if s.csv {
+			s.rec = models.CSVRecord(&s.events[i], s.rec)
+			_ = s.cw.Write(s.rec) // writes to a bytes.Buffer do not fail
+			continue
+		}
+		var hs []models.History
+		if s.histories != nil {
+			hs = s.histories[i]
+		}
+		var err error
+		if s.line, err = models.AppendExportJSON(s.line[:0], &s.events[i], hs); err != nil {
+			s.log.Error("export: encoding an event", "id", s.events[i].ID, "err", err)
+			s.done = true
+			return s.buf.Len() > 0
+		}
+		s.buf.Write(s.line)
+	}
+	if s.cw != nil {
+		s.cw.Flush()
+	}
+	// A long export that keeps going is not cut off: the connection's
+	// write deadline moves on with each batch.
+	if s.conn != nil && s.writeTimeout > 0 {
+		_ = s.conn.SetWriteDeadline(time.Now().Add(s.writeTimeout))
+	}
+	return true
+}
+
+// WriteTo writes the whole file to w, a batch a write.
+func (s *exportStream) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for s.fill() {
+		n, err := w.Write(s.buf.Bytes())
+		total += int64(n)
+		if err != nil {
+			return total, err // the client went away
+		}
+	}
+	return total, nil
+}
+
+// Close gives the request's slot back: fasthttp calls it once the answer
+// is written, or given up.
+func (s *exportStream) Close() error {
+	s.release()
+	return nil
+}
+
+// SupportsBodyWriteTo tells fasthttp that WriteTo writes what Read reads.
+func (s *exportStream) SupportsBodyWriteTo() bool { return true }
+
+func (s *exportStream) Read(p []byte) (int, error) {
+	for s.buf.Len() == 0 {
+		if !s.fill() {
+			return 0, io.EOF
+		}
+	}
+	return s.buf.Read(p)
+}
+
+// fasthttp takes the batch-a-write path only for a BodyWriterTo.
+var _ fasthttp.BodyWriterTo = (*exportStream)(nil)

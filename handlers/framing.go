@@ -10,11 +10,11 @@ import (
 
 // strictFraming refuses a request whose framing is ambiguous, which a proxy
 // in front may have read differently (request smuggling): Transfer-Encoding
-// together with Content-Length, Content-Length given twice with different
-// values, a Transfer-Encoding other than chunked, and an HTTP/1.1 request
-// without Host. fasthttp has already read such a request its own way
-// (chunked wins over Content-Length, the last Content-Length wins) when this
-// runs, so the answer is 400 and the connection is closed: whatever follows
+// together with Content-Length, Content-Length given twice (fasthttp itself
+// refuses that since 1.5x, as nginx does; this keeps the rule whatever the
+// parser does), a Transfer-Encoding other than chunked, and an HTTP/1.1
+// request without Host. fasthttp has already read such a request its own
+// way (chunked wins over Content-Length) when this runs, so the answer is 400 and the connection is closed: whatever follows
 // on it is never read as a request. See the README (Deploying behind nginx)
 // for what only the edge can refuse.
 func strictFraming(c *fiber.Ctx) error {
@@ -44,21 +44,12 @@ func strictFraming(c *fiber.Ctx) error {
 		return refuseFraming(c, "Transfer-Encoding is given more than once.")
 	case te > 0 && len(lengths) > 0:
 		return refuseFraming(c, "A request must not carry both Transfer-Encoding and Content-Length.")
-	case len(lengths) > 1 && !allEqual(lengths):
-		return refuseFraming(c, "Content-Length is given more than once, with different values.")
+	case len(lengths) > 1:
+		return refuseFraming(c, "Content-Length is given more than once.")
 	case !host && c.Request().Header.IsHTTP11():
 		return refuseFraming(c, "An HTTP/1.1 request needs a Host header.")
 	}
 	return c.Next()
-}
-
-func allEqual(vs [][]byte) bool {
-	for _, v := range vs[1:] {
-		if !bytes.Equal(v, vs[0]) {
-			return false
-		}
-	}
-	return true
 }
 
 func refuseFraming(c *fiber.Ctx, detail string) error {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/valyala/fasthttp"
 
 	"events/app"
 	"events/docs"
@@ -42,16 +43,23 @@ type Options struct {
 	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
 	// is not known): the answers of requests that found it away say so.
 	DatabaseFault func() error
+	// MaxInFlight is how many requests may do work at once (default: two
+	// per connection of the database pool, app.PoolSize); QueueWait how long
+	// a request waits for one of them before it is refused with 503 and
+	// Retry-After (default 500ms). See admission.go.
+	MaxInFlight int
+	QueueWait   time.Duration
 }
 
 // Handlers serves the routes over one app.Service.
 type Handlers struct {
-	svc   *app.Service
-	opts  Options
-	log   *slog.Logger
-	cache *rowCache // rendered list rows
+	svc  *app.Service
+	opts Options
+	log  *slog.Logger
 	// static is the files of static/, hashed and compressed at start
 	static *assets
+	// admission bounds the requests doing work at once
+	admission *admission
 }
 
 // New returns the Fiber app of the service, its templates loaded and checked.
@@ -71,7 +79,13 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 			*d.p = d.def
 		}
 	}
-	h := &Handlers{svc: svc, opts: opts, log: opts.Logger}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = inFlightPerConn * app.PoolSize()
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = defaultQueueWait
+	}
+	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait)}
 	files, err := embeddedAssets()
 	if err != nil {
 		return nil, err
@@ -81,7 +95,6 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.cache = newRowCache(engine, rowCacheSize)
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
 		Views:                   engine,
@@ -100,12 +113,29 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		// Heads of up to 64 KiB: the cookies of other apps on the same site
 		// ride along with the session's (fasthttp's default is 4 KiB).
 		ReadBufferSize: HeadLimit,
+		// Without it, every keep-alive connection keeps both buffers above
+		// and its largest answer body for as long as it stays open (500
+		// connections: 70 MiB of buffers alone). With it, a connection
+		// takes a read buffer from a pool while a request arrives and a
+		// write buffer while its answer goes out, and waits for the next
+		// request with none.
+		ReduceMemoryUsage: true,
 	})
 	// fasthttp quotes the request it could not parse in its error, headers
 	// (Authorization, Cookie) included; that error reaches the log and the
 	// answer, so it must not carry them.
 	f.Server().SecureErrorLogMessage = true
 	h.routes(f)
+	// Fiber lists the mounted apps on the first c.Render of the process,
+	// unguarded, while every error answer reads that list: under a flood
+	// right after start the first renders raced with it (seen under -race).
+	// One render before serving builds it.
+	c := f.AcquireCtx(&fasthttp.RequestCtx{})
+	err = c.Render("partials/problem", problemFor(errBusy))
+	f.ReleaseCtx(c)
+	if err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -122,8 +152,12 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/healthz", h.healthz)
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
-
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
+
+	// Everything below does work: at most MaxInFlight at once, the excess
+	// refused with 503 after a short wait (admission.go). What is above
+	// never waits.
+	f.Use(h.admit)
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
 	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 

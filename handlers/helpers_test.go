@@ -55,6 +55,7 @@ type server struct {
 	db    *bun.DB
 	clock *dbtest.Clock
 	base  string // of the app served on a loopback port, once live has started it
+	dsn   string // of the database, when the test opened it by URL
 }
 
 // newServer marks the test parallel: every test has a database of its own,

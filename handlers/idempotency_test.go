@@ -79,9 +79,12 @@ func TestIdempotencyKeyRepeatAnswersTheRecordedOutcome(t *testing.T) {
 func TestIdempotencyKeyMustBeVisibleASCII(t *testing.T) {
 	s := newServer(t)
 	body := `{"kind": "task", "title": "Call mum"}`
-	for _, bad := range []string{"", " ", "a b", strings.Repeat("k", 256), "ключ", "tab\there", "del\x7f"} {
+	for _, bad := range []string{"", " ", "a b", strings.Repeat("k", 256), "ключ", "tab\there"} {
 		s.json("POST", "/api/events", body, keyed, bad).problem(t, http.StatusBadRequest, "Idempotency-Key")
 	}
+	// A DEL in a header value is refused by the HTTP parser itself: 400,
+	// the head is not well-formed.
+	s.live("POST", "/api/events", jsonType, body, keyed, "del\x7f").problem(t, http.StatusBadRequest)
 	if ev, _ := s.counts(); ev != 0 {
 		t.Errorf("refused keys stored %d events", ev)
 	}

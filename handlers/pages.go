@@ -92,22 +92,15 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	}
 	var view tabbedView
 	if current.Name == "today" {
-		sections, err := h.todaySections(page.Items)
-		if err != nil {
-			return err
-		}
-		view = newTabbed(current, nil, more(current.Path, q, page.NextCursor))
-		view.Sections = sections
+		view = newTabbed(current, "", more(current.Path, q, page.NextCursor))
+		view.Sections = h.todaySections(page.Items)
 	} else {
 		if current.Name == "upcoming" {
 			if page.Items, err = h.withDeferred(c, page.Items, h.svc.Now()); err != nil {
 				return err
 			}
 		}
-		rows, err := h.rows(page.Items)
-		if err != nil {
-			return err
-		}
+		rows := h.rows(page.Items)
 		view = newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	}
 	if fragment(c) {

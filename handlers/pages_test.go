@@ -387,9 +387,9 @@ func TestServerErrorGoesToTheFlash(t *testing.T) {
 	}
 }
 
-// TestListRowsAreNeverStale: list rows are drawn from a cache of rendered
-// rows; a changed event, or a new day that makes a task overdue, is drawn
-// anew.
+// TestListRowsAreNeverStale: a changed event, or a new day that makes a
+// task overdue, is drawn anew (every answer draws every row, DESIGN.md,
+// Drawing rows).
 func TestListRowsAreNeverStale(t *testing.T) {
 	s := newServer(t)                                                                 // 12:00 on 2026-11-22 in Seoul
 	e := s.create(`{"kind":"task","title":"Before","due_at":"2026-11-22T09:00:00Z"}`) // 18:00 today

@@ -19,7 +19,7 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 		if targetOf(c) == toDetail {
 			return c.Render("partials/detail", h.detail(e, nil, nil, saved, message))
 		}
-		return c.Render("partials/event_row", h.row(e, message))
+		return sendRow(c, h.row(e, message))
 	}
 	return c.JSON(e)
 }
@@ -28,10 +28,7 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 // button that fetches the next page from more.
 func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
 	if fragment(c) {
-		rows, err := h.rows(page.Items)
-		if err != nil {
-			return err
-		}
+		rows := h.rows(page.Items)
 		return c.Render("partials/event_rows", listView{Rows: rows, More: more})
 	}
 	return sendPage(c, page)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -49,19 +50,20 @@ func (h *Handlers) row(e models.Event, message string) rowView {
 	return r
 }
 
-// rows renders the rows of a list, from the row cache where it can.
-func (h *Handlers) rows(events []models.Event) ([]template.HTML, error) {
-	rows := make([]template.HTML, len(events))
-	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
+// rows draws the rows of a list (rowhtml.go), each followed by a newline.
+func (h *Handlers) rows(events []models.Event) template.HTML {
+	return rowsAt(events, h.svc.Location(), h.today(), h.svc.Now())
+}
+
+// rowsAt draws events as rows of a list in loc, on the day that starts at
+// today, at now.
+func rowsAt(events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
+	rows := make([]rowView, len(events))
 	for i, e := range events {
-		var err error
-		r := newRow(e, loc, today, targetSelf, "")
-		r.markPast(now)
-		if rows[i], err = h.cache.html(r); err != nil {
-			return nil, err
-		}
+		rows[i] = newRow(e, loc, today, targetSelf, "")
+		rows[i].markPast(now)
 	}
-	return rows, nil
+	return drawRows(rows, "", "\n")
 }
 
 // today is the start of the service's current day, for overdue marks.
@@ -69,20 +71,11 @@ func (h *Handlers) today() time.Time {
 	return models.DayStart(h.svc.Now(), h.svc.Location(), 0)
 }
 
-// listView is a page of rendered rows and the address of the next page, if any.
+// listView is a page of drawn rows and the address of the next page, if any.
 type listView struct {
-	Rows []template.HTML
+	Rows template.HTML // each row followed by a newline (drawRows)
 	More string
 }
-
-// opButton is one lifecycle button.
-type opButton struct {
-	Op    models.Op
-	Label string
-}
-
-// DeferPresets are the quick choices of the defer menu (contract.go).
-func (r rowView) DeferPresets() []deferPreset { return deferPresets }
 
 var kindLabels = map[models.Kind]string{
 	models.KindTask:          "Task",
@@ -121,16 +114,6 @@ func (r rowView) PriorityLabel() string { return priorityLabels[int(r.Priority)]
 func (r rowView) ShowStatus() bool {
 	return r.Status != models.StatusPlanned && !(r.Status == models.StatusDeferred && r.DeferUntil != nil) &&
 		!(r.Kind == models.KindActivityLog && (r.Status == models.StatusDone || r.Running()))
-}
-
-// Until is a deferred row's "until Tue 09:00".
-func (r rowView) Until() *localTime {
-	if r.Status != models.StatusDeferred || r.DeferUntil == nil {
-		return nil
-	}
-	w := relTime(*r.DeferUntil, r.Today, r.Loc)
-	w.Text = "until " + w.Text
-	return w
 }
 
 // markPast marks, at now, a calendar entry or a timed open task whose time
@@ -208,21 +191,26 @@ const (
 // day): "today", "tomorrow", "yesterday", the weekday within the coming
 // week, else the date, with the year only when it is not today's year.
 func relDay(t, today time.Time, loc *time.Location) string {
+	return string(appendRelDay(nil, t, today, loc))
+}
+
+// appendRelDay appends relDay(t, today, loc).
+func appendRelDay(b []byte, t, today time.Time, loc *time.Location) []byte {
 	l, d := t.In(loc), today.In(loc)
 	days := dayNumber(l) - dayNumber(d)
 	switch {
 	case days == 0:
-		return "today"
+		return append(b, "today"...)
 	case days == 1:
-		return "tomorrow"
+		return append(b, "tomorrow"...)
 	case days == -1:
-		return "yesterday"
+		return append(b, "yesterday"...)
 	case days > 1 && days < 7:
-		return l.Format("Mon")
+		return l.AppendFormat(b, "Mon")
 	case l.Year() == d.Year():
-		return l.Format("Mon 2 Jan")
+		return l.AppendFormat(b, "Mon 2 Jan")
 	}
-	return l.Format("Mon 2 Jan 2006")
+	return l.AppendFormat(b, "Mon 2 Jan 2006")
 }
 
 // dayNumber counts days since the epoch of t's own calendar date.
@@ -233,11 +221,19 @@ func dayNumber(t time.Time) int {
 // relTime is t as its relative day and clock time: "today 17:00",
 // "Tue 09:00", "Mon 30 Nov, 09:00" (a date takes a comma before the clock).
 func relTime(t, today time.Time, loc *time.Location) *localTime {
-	day, sep := relDay(t, today, loc), " "
-	if strings.ContainsAny(day, "0123456789") {
-		sep = ", "
+	return &localTime{Text: string(appendRelTime(nil, t, today, loc)), Attr: models.FormatTime(t)}
+}
+
+// appendRelTime appends the text of relTime(t, today, loc).
+func appendRelTime(b []byte, t, today time.Time, loc *time.Location) []byte {
+	day := len(b)
+	b = appendRelDay(b, t, today, loc)
+	if bytes.ContainsAny(b[day:], "0123456789") {
+		b = append(b, ", "...)
+	} else {
+		b = append(b, ' ')
 	}
-	return &localTime{Text: day + sep + t.In(loc).Format(clockLayout), Attr: models.FormatTime(t)}
+	return t.In(loc).AppendFormat(b, clockLayout)
 }
 
 // dateText is t's date, with its year only when that is not this year.
@@ -256,44 +252,44 @@ func showTime(t *time.Time, loc *time.Location) *localTime {
 	return &localTime{Text: dateText(*t, loc) + ", " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
 }
 
-// When is where the row sits in time, in the page's zone: a task's due
-// time, a calendar entry's span, an activity's span.
-func (r rowView) When() *localTime {
-	start := r.SpanStart()
-	if start == nil {
-		return nil
+// appendWhen appends where the row sits in time, in the page's zone, as the
+// text of its time element: a task's due time, a calendar entry's span, an
+// activity's span; start is r.SpanStart().
+func appendWhen(b []byte, r *rowView, start time.Time) []byte {
+	today, loc := r.Today, r.Loc
+	if today.IsZero() { // no day to be relative to
+		today = models.DayStart(time.Now(), loc, 0)
 	}
-	if r.Today.IsZero() { // no day to be relative to (the detail page)
-		r.Today = models.DayStart(time.Now(), r.Loc, 0)
-	}
-	w := relTime(*start, r.Today, r.Loc)
 	switch r.Kind {
 	case models.KindTask:
-		if r.DueAt != nil && models.DueDayOnly(*r.DueAt, r.Loc) {
-			w.Text = "due " + relDay(*start, r.Today, r.Loc) // a day without a time (capture text)
-		} else if r.DueAt != nil {
-			w.Text = "due " + w.Text
-		} else {
-			w.Text = "starts " + w.Text
+		switch {
+		case r.DueAt != nil && models.DueDayOnly(*r.DueAt, loc):
+			return appendRelDay(append(b, "due "...), start, today, loc) // a day without a time (capture text)
+		case r.DueAt != nil:
+			return appendRelTime(append(b, "due "...), start, today, loc)
 		}
+		return appendRelTime(append(b, "starts "...), start, today, loc)
 	case models.KindCalendarEvent:
-		if r.AllDay {
-			w.Text = relDay(*start, r.Today, r.Loc) + ", all day"
-			if r.EndAt != nil && r.EndAt.Sub(*start) > 25*time.Hour {
-				w.Text = relDay(*start, r.Today, r.Loc) + " – " + relDay(r.EndAt.Add(-time.Hour), r.Today, r.Loc)
-			}
-		} else if r.EndAt != nil {
-			w.Text += "–" + untilRel(*start, *r.EndAt, r.Today, r.Loc)
+		switch {
+		case r.AllDay && r.EndAt != nil && r.EndAt.Sub(start) > 25*time.Hour:
+			b = append(appendRelDay(b, start, today, loc), " – "...)
+			return appendRelDay(b, r.EndAt.Add(-time.Hour), today, loc)
+		case r.AllDay:
+			return append(appendRelDay(b, start, today, loc), ", all day"...)
+		case r.EndAt != nil:
+			b = append(appendRelTime(b, start, today, loc), "–"...)
+			return appendUntilRel(b, start, *r.EndAt, today, loc)
 		}
 	case models.KindActivityLog:
 		switch {
 		case r.Running():
-			w.Text = "since " + w.Text
+			return appendRelTime(append(b, "since "...), start, today, loc)
 		case r.StartedAt != nil && r.EndedAt != nil && !r.EndedAt.Equal(*r.StartedAt):
-			w.Text += "–" + untilRel(*r.StartedAt, *r.EndedAt, r.Today, r.Loc)
+			b = append(appendRelTime(b, start, today, loc), "–"...)
+			return appendUntilRel(b, *r.StartedAt, *r.EndedAt, today, loc)
 		}
 	}
-	return w
+	return appendRelTime(b, start, today, loc)
 }
 
 // until is the end of a span: its clock time on the start's day, else its
@@ -306,11 +302,12 @@ func until(start, end time.Time, loc *time.Location) string {
 	return e.Format(dayLayout + ", " + clockLayout)
 }
 
-// untilRel is until with the end's day relative to today ("tomorrow 02:00").
-func untilRel(start, end, today time.Time, loc *time.Location) string {
+// appendUntilRel appends until with the end's day relative to today
+// ("tomorrow 02:00").
+func appendUntilRel(b []byte, start, end, today time.Time, loc *time.Location) []byte {
 	s, e := start.In(loc), end.In(loc)
 	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
-		return e.Format(clockLayout)
+		return e.AppendFormat(b, clockLayout)
 	}
-	return relTime(end, today, loc).Text
+	return appendRelTime(b, end, today, loc)
 }

@@ -48,11 +48,8 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		rows, err := h.rows(page.Items)
-		if err != nil {
-			return err
-		}
-		view.Count = len(rows)
+		rows := h.rows(page.Items)
+		view.Count = len(page.Items)
 		view.List = listView{Rows: rows, More: more("/api/events", api, page.NextCursor)}
 	}
 	return c.Render("pages/search", view)

@@ -39,7 +39,7 @@ type tabbedView struct {
 	Sections []todaySection // Today's (today.go); nil on the other tabs
 }
 
-func newTabbed(current tab, rows []template.HTML, more string) tabbedView {
+func newTabbed(current tab, rows template.HTML, more string) tabbedView {
 	v := tabbedView{Current: current, List: listView{Rows: rows, More: more}}
 	for _, t := range tabs {
 		v.Tabs = append(v.Tabs, tabLink{tab: t, Selected: t.Name == current.Name})

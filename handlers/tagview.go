@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -17,9 +16,7 @@ import (
 // GET /api/events?project_tag=work, every kind and status in span order.
 
 // tagHref is the address of the listing of tag.
-func tagHref(tag string) string {
-	return "/events?project_tag=" + strings.ReplaceAll(url.QueryEscape(tag), "+", "%20")
-}
+func tagHref(tag string) string { return string(appendTagHref(nil, tag)) }
 
 // TagHref is the address of the row's tag listing ("" without a tag).
 func (r rowView) TagHref() string {
@@ -71,10 +68,7 @@ func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
 	if err != nil {
 		return err
 	}
-	rows, err := h.rows(page.Items)
-	if err != nil {
-		return err
-	}
+	rows := h.rows(page.Items)
 	current := tab{Name: "tag", Label: "#" + shown(tag), Listing: l, Path: l.apiPath(),
 		Empty: "No events are tagged #" + shown(tag) + "."}
 	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))

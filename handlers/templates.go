@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"net/http"
 	"time"
 
@@ -30,12 +29,11 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	sample.Ops = models.Available(&sample.Event)
 	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
-	tabbed := newTabbed(tabs[0], []template.HTML{"<li></li>"}, "/api/events/today?cursor=x")
+	tabbed := newTabbed(tabs[0], "<li></li>\n", "/api/events/today?cursor=x")
 	detail := newDetail(sample.Event, loc, nil, nil, "", "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
-		"partials/event_row":     sample,
-		"partials/event_rows":    listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"},
+		"partials/event_rows":    listView{Rows: "<li></li>\n", More: "/api/events?cursor=x"},
 		"partials/problem":       problemFor(models.ErrNotFound),
 		"partials/history":       history,
 		"partials/history_items": historyView{Items: history.Items, Loc: loc, More: "/api/events/1/history?cursor=x"},
@@ -49,7 +47,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
 		"pages/notes":            page,
 		"pages/review":           sampleReview(page, loc),
-		"pages/search":           searchPage{chrome: page, Q: "q", Searched: true, Count: 1, List: listView{Rows: []template.HTML{"<li></li>"}, More: "/api/events?cursor=x"}},
+		"pages/search":           searchPage{chrome: page, Q: "q", Searched: true, Count: 1, List: listView{Rows: "<li></li>\n", More: "/api/events?cursor=x"}},
 	} {
 		if err := engine.Render(&bytes.Buffer{}, name, data); err != nil {
 			return nil, fmt.Errorf("render %s: %w", name, err)

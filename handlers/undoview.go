@@ -10,32 +10,10 @@ import (
 
 // Safe, close undo (issue 15). A row's lifecycle buttons sit in fixed
 // slots, one per operation in models.Ops order, an empty slot where the
-// lifecycle table offers no button: after a click no other button slides
+// lifecycle table offers no button (appendOps, rowhtml.go): after a click no other button slides
 // under the pointer. After a complete, cancel or defer the row's answer
 // carries a message that offers the undo ("Completed · Undo"); its button
 // is the specification's reactivate, and app.js gives it the focus.
-
-// opSlot is one slot of a row's lifecycle buttons: the operation, and
-// whether the row offers it.
-type opSlot struct {
-	opButton
-	Offered bool
-}
-
-// Slots are the row's lifecycle button slots, every operation in button
-// order, offered or not.
-func (r rowView) Slots() []opSlot {
-	slots := make([]opSlot, len(models.Ops))
-	for i, op := range models.Ops {
-		slots[i] = opSlot{opButton: opButton{Op: op, Label: opLabel(op)}}
-		for _, o := range r.Ops {
-			if o == op {
-				slots[i].Offered = true
-			}
-		}
-	}
-	return slots
-}
 
 // opLabel is a lifecycle button's text: reactivate reads "Undo", which is
 // what it does (it undoes the last complete, cancel or defer).
@@ -66,7 +44,7 @@ func undoNote(e models.Event, op models.Op, now time.Time, loc *time.Location) s
 
 // sendOperated answers a lifecycle operation: for the pages, the row or the
 // detail section with its undo message (one code path: both draw
-// partials/undo_note); for the API, as sendEvent does.
+// appendUndoNote, rowhtml.go); for the API, as sendEvent does.
 func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) error {
 	if !fragment(c) {
 		return h.sendEvent(c, fiber.StatusOK, e, "", "")
@@ -81,7 +59,7 @@ func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) erro
 	}
 	r := h.row(e, "")
 	r.UndoNote = note
-	return c.Render("partials/event_row", r)
+	return sendRow(c, r)
 }
 
 // skipLink is the first link of a page, for the keyboard: to the content,

@@ -188,7 +188,11 @@ type History struct {
 	StatusAfter  Status            `bun:"status_after,notnull"`
 	Changes      map[string]Change `bun:"changes,type:jsonb,notnull"`
 	Undoes       *int64            `bun:"undoes"`
-	OccurredAt   time.Time         `bun:"occurred_at,notnull"`
+	// UndoNext is, on a complete, cancel or defer, the step beneath it on
+	// the undo stack when it was done (not in the API; nil on other rows).
+	// See app.undoStack.
+	UndoNext   *int64    `bun:"undo_next"`
+	OccurredAt time.Time `bun:"occurred_at,notnull"`
 }
 
 // Change is the old and new value of one field in a history row. Times are

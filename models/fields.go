@@ -41,9 +41,13 @@ type Event struct {
 	// UndoStatus is the status reactivate would restore, nil when there is
 	// no step to undo. Every operation keeps it current, so a row can offer
 	// its buttons without reading the history.
-	UndoStatus *Status   `bun:"undo_status"`
-	CreatedAt  time.Time `bun:"created_at,notnull"`
-	UpdatedAt  time.Time `bun:"updated_at,notnull"`
+	UndoStatus *Status `bun:"undo_status"`
+	// UndoTop is the history row of the step reactivate would undo (not in
+	// the API; read only while UndoStatus is set). Each step's row names the
+	// step beneath it (History.UndoNext). See app.undoStack.
+	UndoTop   *int64    `bun:"undo_top"`
+	CreatedAt time.Time `bun:"created_at,notnull"`
+	UpdatedAt time.Time `bun:"updated_at,notnull"`
 }
 
 // Input is the decoded body of a create, a PATCH or a lifecycle operation.

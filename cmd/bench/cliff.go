@@ -82,7 +82,7 @@ func cliff(ctx context.Context, e *env) (string, error) {
 		plans map[string]string
 	}{{e, small, smallPlans}, {c, large, plans}} {
 		for _, s := range x.list {
-			if s.sql, _, err = logged(ctx, x.e, s.sample(x.e)[0]); err != nil {
+			if s.sql, _, _, err = logged(ctx, x.e, s.sample(x.e)[0]); err != nil {
 				return "", fmt.Errorf("cliff: capture %s: %w", s.key, err)
 			}
 			s.explain = true

@@ -3,7 +3,7 @@
 // service binary, drives every scenario over loopback with vegeta, runs the
 // same SQL statements with pgbench, and prints one Markdown table.
 //
-//	go run ./cmd/bench [-events 1000000] [-step 5s] [-runs 3] [-connections 0] [-out bin/bench.md]
+//	go run ./cmd/bench [-events 1000000] [-step 3s] [-pairs 5] [-connections 0] [-out bin/bench.md]
 //
 // `make bench` runs it. See the README's Performance section.
 package main
@@ -35,7 +35,7 @@ import (
 type options struct {
 	events    int
 	step      time.Duration
-	runs      int
+	pairs     int
 	conns     int
 	out       string
 	dir       string
@@ -48,8 +48,8 @@ type options struct {
 func main() {
 	var o options
 	flag.IntVar(&o.events, "events", 1_000_000, "events to seed (rounded to a multiple of 10)")
-	flag.DurationVar(&o.step, "step", 5*time.Second, "duration of each measurement step (whole seconds)")
-	flag.IntVar(&o.runs, "runs", 3, "runs of every measurement; the table quotes medians")
+	flag.DurationVar(&o.step, "step", 3*time.Second, "duration of each measurement step (whole seconds)")
+	flag.IntVar(&o.pairs, "pairs", 5, "pairs of a service step and a pgbench step, alternating, for each scenario; the table quotes medians and the spread")
 	flag.IntVar(&o.conns, "connections", 0, "HTTP connections and pgbench clients (0: the service's database pool size)")
 	flag.StringVar(&o.out, "out", "bin/bench.md", "file the Markdown table is written to")
 	flag.StringVar(&o.dir, "dir", "bin/bench", "folder for the PostgreSQL cluster, the service binary and the pgbench scripts")
@@ -60,6 +60,7 @@ func main() {
 	flag.Parse()
 	o.events = max(10, o.events/10*10)
 	o.step = max(time.Second, o.step.Round(time.Second))
+	o.pairs = max(1, o.pairs)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

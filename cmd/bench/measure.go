@@ -22,14 +22,40 @@ import (
 	"events/cmd/internal/harness"
 )
 
-// sample is one run of one scenario.
-type sample struct {
-	rps      float64 // service, at saturation
+// pair is one service step and the pgbench step after it, on one
+// scenario: both see the machine as it is at that moment, so their ratio
+// holds where the absolute figures swing.
+type pair struct {
+	svc    float64 // service requests a second, at saturation
+	pg     float64 // pgbench, in service requests a second (0: no pgbench)
+	svcCPU float64 // the service's CPU per request, ms
+	dbCPU  float64 // PostgreSQL's CPU per service request, ms (0: not measured)
+	pgCPU  float64 // PostgreSQL's CPU per request under pgbench, ms
+	rssKiB int64   // the service's peak VmRSS during its step
+	errors uint64  // non-2xx or failed requests
+}
+
+// ratio is the throughput ratio, service over pgbench.
+func (p pair) ratio() float64 { return ratio(p.svc, p.pg) }
+
+// cpuRatio is what PostgreSQL spends per request under pgbench over what
+// the service and PostgreSQL together spend per request: the throughput
+// ratio the service would reach on a CPU of its own, read from /proc, so
+// other load on the machine barely moves it.
+func (p pair) cpuRatio() float64 {
+	if p.dbCPU == 0 {
+		return 0
+	}
+	return ratio(p.pgCPU, p.svcCPU+p.dbCPU)
+}
+
+// result is what a scenario measured: its pairs, then the latency at a
+// constant rate of half the service's median throughput.
+type result struct {
+	pairs    []pair
+	rate     float64
 	p50, p99 time.Duration
-	rate     float64 // the constant rate of the latency step
-	pgTPS    float64 // pgbench, in service requests per second
-	cpuMs    float64 // service CPU time per request at saturation
-	errors   uint64  // non-2xx or failed requests, both steps
+	errors   uint64 // of the latency step
 }
 
 func measure(ctx context.Context, e *env) error {
@@ -50,29 +76,35 @@ func measure(ctx context.Context, e *env) error {
 	}
 	fmt.Println(plans)
 
-	results := map[string][]sample{}
-	for r := 1; r <= e.o.runs; r++ {
-		for _, s := range list {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			sm, err := measureOne(ctx, e, s, r)
-			if err != nil {
-				return fmt.Errorf("%s: %w", s.key, err)
-			}
-			results[s.key] = append(results[s.key], sm)
-			say("run %d %-9s %7.0f req/s  p50 %6.2f ms  p99 %6.2f ms at %5.0f/s  pgbench %7.0f/s  ratio %4.2f  cpu %.3f ms/req  errors %d  load %s",
-				r, s.key, sm.rps, ms(sm.p50), ms(sm.p99), sm.rate, sm.pgTPS, ratio(sm.rps, sm.pgTPS), sm.cpuMs, sm.errors, loadavg())
+	loadBefore := loadavg()
+	results := map[string]result{}
+	for _, s := range list {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
+		r, err := measureOne(ctx, e, s)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.key, err)
+		}
+		results[s.key] = r
 	}
 	hwm := harness.StatusKiB(e.service.Pid(), "VmHWM")
-	table := report(e, list, results, hwm)
-	fmt.Println(table)
-	if sec, err := cliff(ctx, e); err != nil {
-		return err
-	} else {
-		table += "\n" + sec
+	table := report(e, list, results, hwm, loadBefore)
+	// the sections after the table: each measures on its own and says
+	// what it found
+	for _, section := range []func(context.Context, *env) (string, error){pageWeight, overload, deepUndo, cliff} {
+		sec, err := section(ctx, e)
+		if err != nil {
+			return err
+		}
+		if sec != "" {
+			table += "\n" + sec
+		}
 	}
+	if prev := againstPrevious(e.o.out, table); prev != "" {
+		table += "\n" + prev
+	}
+	fmt.Println(table)
 	out := table + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
 		return err
@@ -98,73 +130,136 @@ func loadavg() string {
 	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
-// measureOne: saturation, latency at half of it, then pgbench of the same
-// statements.
-func measureOne(ctx context.Context, e *env, s *scenario, run int) (sample, error) {
-	var sm sample
-	before, err := harness.CPUTicks(e.service.Pid())
-	if err != nil {
-		return sm, err
+// measureOne alternates service and pgbench steps, pair after pair, then
+// takes the latency at half the service's median throughput.
+func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
+	var r result
+	for i := range e.o.pairs {
+		p, err := serviceStep(ctx, e, s, i == 0)
+		if err != nil {
+			return r, err
+		}
+		if s.script != "" {
+			if err := pgbenchStep(ctx, e, s, &p); err != nil {
+				return r, err
+			}
+		}
+		r.pairs = append(r.pairs, p)
+		say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%%  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req  rss %5.1f MiB  load %s",
+			s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), p.svcCPU, p.dbCPU, p.pgCPU, float64(p.rssKiB)/1024, loadavg())
 	}
+
+	r.rate = median(r.pairs, func(p pair) float64 { return p.svc }) / 2
+	// a few more workers than connections, so that a slow answer does not
+	// hold up the constant rate; the connections stay bounded, as a real
+	// client's pool would
+	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(4*e.o.conns)),
+		vegeta.Connections(4*e.o.conns), vegeta.MaxConnections(4*e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
+	lat := attack(atk, s.targeter(e), vegeta.Rate{Freq: max(1, int(r.rate+0.5)), Per: time.Second}, e.o.step, s.key)
+	r.p50, r.p99 = lat.Latencies.P50, lat.Latencies.P99
+	r.errors = lat.Requests - uint64(float64(lat.Requests)*lat.Success+0.5)
+	say("%-10s p50 %.2f ms  p99 %.2f ms at %.0f/s", s.key, ms(r.p50), ms(r.p99), r.rate)
+	if s.write {
+		if err := cleanup(ctx, e); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// serviceStep drives the service at saturation for one step: its
+// throughput, its CPU and PostgreSQL's per request, its peak RSS.
+func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, error) {
+	var p pair
+	svc0, err := harness.CPUTicks(e.service.Pid())
+	if err != nil {
+		return p, err
+	}
+	db0, _ := dbTicks(e)
 	var prof chan error
-	if e.o.pprof != "" && run == 1 && e.service.Pprof != "" {
+	if first && e.o.pprof != "" && e.service.Pprof != "" {
 		prof = make(chan error, 1)
 		go func() { prof <- profile(e, s.key) }()
 	}
+	stopRSS, peak := sampleRSS(e.service.Pid())
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
 		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
 	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, e.o.step, s.key)
-	after, err := harness.CPUTicks(e.service.Pid())
+	stopRSS()
+	svc1, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
-		return sm, err
+		return p, err
 	}
+	db1, _ := dbTicks(e)
 	if prof != nil {
 		if err := <-prof; err != nil {
 			say("profile %s: %v", s.key, err)
 		}
 	}
-	sm.rps = sat.Throughput
+	p.svc, p.rssKiB = sat.Throughput, *peak
 	if sat.Requests > 0 {
-		sm.cpuMs = float64(after-before) * 1000 / harness.TicksPerSecond / float64(sat.Requests)
+		p.svcCPU = tickMs(svc1-svc0) / float64(sat.Requests)
+		if e.postgres != 0 {
+			p.dbCPU = tickMs(db1-db0) / float64(sat.Requests)
+		}
 	}
-	sm.errors = sat.Requests - uint64(float64(sat.Requests)*sat.Success+0.5)
-	if sm.rps < 2 {
-		return sm, fmt.Errorf("the service served %.1f requests a second (%v; %v)", sm.rps, sat.StatusCodes, sat.Errors)
+	p.errors = sat.Requests - uint64(float64(sat.Requests)*sat.Success+0.5)
+	if p.svc < 0.5 {
+		return p, fmt.Errorf("the service served %.1f requests a second (%v; %v)", p.svc, sat.StatusCodes, sat.Errors)
 	}
 	if s.write {
-		if err := cleanup(ctx, e); err != nil {
-			return sm, err
-		}
+		return p, cleanup(ctx, e)
 	}
+	return p, nil
+}
 
-	sm.rate = sm.rps / 2
-	// a few more workers than connections, so that a slow answer does not
-	// hold up the constant rate; the connections stay bounded, as a real
-	// client's pool would
-	atk = vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(4*e.o.conns)),
-		vegeta.Connections(4*e.o.conns), vegeta.MaxConnections(4*e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
-	lat := attack(atk, s.targeter(e), vegeta.Rate{Freq: int(sm.rate + 0.5), Per: time.Second}, e.o.step, s.key)
-	sm.p50, sm.p99 = lat.Latencies.P50, lat.Latencies.P99
-	sm.errors += lat.Requests - uint64(float64(lat.Requests)*lat.Success+0.5)
+// pgbenchStep runs the scenario's statements under pgbench for one step.
+func pgbenchStep(ctx context.Context, e *env, s *scenario, p *pair) error {
+	db0, _ := dbTicks(e)
+	tps, tx, err := pgbench(ctx, e, s)
+	if err != nil {
+		return err
+	}
+	db1, _ := dbTicks(e)
+	p.pg = tps * float64(s.perTx)
+	if tx > 0 {
+		p.pgCPU = tickMs(db1-db0) / float64(tx*s.perTx)
+	}
 	if s.write {
-		if err := cleanup(ctx, e); err != nil {
-			return sm, err
-		}
+		return cleanup(ctx, e)
 	}
+	return nil
+}
 
-	if s.script != "" {
-		tps, err := pgbench(ctx, e, s)
-		if err != nil {
-			return sm, err
-		}
-		sm.pgTPS = tps * float64(s.perTx)
-		if s.write {
-			if err := cleanup(ctx, e); err != nil {
-				return sm, err
+// dbTicks is the CPU time of PostgreSQL so far, when the harness started it.
+func dbTicks(e *env) (int64, error) {
+	if e.postgres == 0 {
+		return 0, nil
+	}
+	return harness.TreeTicks(e.postgres)
+}
+
+func tickMs(t int64) float64 { return float64(t) * 1000 / harness.TicksPerSecond }
+
+// sampleRSS reads the VmRSS of pid every 50 ms until stop is called; *peak
+// is the highest reading.
+func sampleRSS(pid int) (stop func(), peak *int64) {
+	peak = new(int64)
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			*peak = max(*peak, harness.StatusKiB(pid, "VmRSS"))
+			select {
+			case <-done:
+				return
+			case <-t.C:
 			}
 		}
-	}
-	return sm, nil
+	}()
+	return func() { close(done); <-finished }, peak
 }
 
 func attack(atk *vegeta.Attacker, tr vegeta.Targeter, p vegeta.Pacer, d time.Duration, name string) vegeta.Metrics {
@@ -176,11 +271,15 @@ func attack(atk *vegeta.Attacker, tr vegeta.Targeter, p vegeta.Pacer, d time.Dur
 	return m
 }
 
-var tpsLine = regexp.MustCompile(`(?m)^tps = ([0-9.]+) \(without initial connection time\)`)
+var (
+	tpsLine = regexp.MustCompile(`(?m)^tps = ([0-9.]+) \(without initial connection time\)`)
+	txLine  = regexp.MustCompile(`(?m)^number of transactions actually processed: ([0-9]+)`)
+)
 
 // pgbench runs the scenario's script with as many clients as the service
-// has HTTP connections, on the load generator's CPU.
-func pgbench(ctx context.Context, e *env, s *scenario) (float64, error) {
+// has HTTP connections, on the load generator's CPU: its transactions a
+// second and how many it ran.
+func pgbench(ctx context.Context, e *env, s *scenario) (tps float64, tx int, err error) {
 	script := filepath.Join(e.o.dir, s.key+".pgbench")
 	threads := 1
 	if !e.o.pin {
@@ -192,15 +291,17 @@ func pgbench(ctx context.Context, e *env, s *scenario) (float64, error) {
 	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	m := tpsLine.FindStringSubmatch(out.String())
-	if err != nil || m == nil {
-		return 0, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
+	err = cmd.Run()
+	m, n := tpsLine.FindStringSubmatch(out.String()), txLine.FindStringSubmatch(out.String())
+	if err != nil || m == nil || n == nil {
+		return 0, 0, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
 	}
 	if strings.Contains(errb.String(), "ERROR") {
-		return 0, fmt.Errorf("pgbench %s reported errors:\n%s", s.key, lastLines(errb.String(), 10))
+		return 0, 0, fmt.Errorf("pgbench %s reported errors:\n%s", s.key, lastLines(errb.String(), 10))
 	}
-	return strconv.ParseFloat(m[1], 64)
+	tx, _ = strconv.Atoi(n[1])
+	tps, err = strconv.ParseFloat(m[1], 64)
+	return tps, tx, err
 }
 
 func pgbenchPath() string {
@@ -261,11 +362,7 @@ func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 			continue
 		}
 		for _, st := range s.sql {
-			// a statement of a request carries its deadline first (app/deadline.go)
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(st), "SET LOCAL statement_timeout"); ok {
-				_, st, _ = strings.Cut(rest, ";")
-			}
-			if st = strings.TrimSpace(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
+			if st = withoutDeadline(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
 				continue
 			}
 			var lines []string
@@ -293,41 +390,69 @@ func median[T any](xs []T, f func(T) float64) float64 {
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
-// report is the Markdown table of the medians.
-func report(e *env, list []*scenario, results map[string][]sample, hwmKiB int64) string {
+// spread is "median% (min–max)" of a ratio over the pairs.
+func spread(ps []pair, f func(pair) float64) string {
+	if len(ps) == 0 || f(ps[0]) == 0 {
+		return "–"
+	}
+	lo, hi := f(ps[0]), f(ps[0])
+	for _, p := range ps {
+		lo, hi = min(lo, f(p)), max(hi, f(p))
+	}
+	return fmt.Sprintf("%.0f%% (%.0f–%.0f)", 100*median(ps, f), 100*lo, 100*hi)
+}
+
+// report is the Markdown table: medians over the pairs, the ratios with
+// their spread.
+func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, loadBefore string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# events benchmark\n\n")
-	fmt.Fprintf(&b, "%s; %s; %d events (seeded in %s); %d connections; %d s per step; medians of %d runs; taken %s.\n\n",
-		machine(), pgVersion(e), e.o.events, e.seedTime.Round(time.Second), e.o.conns, int(e.o.step.Seconds()), e.o.runs,
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "%s; %s; %d events (seeded in %s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; taken %s; load average %s before, %s after.\n\n",
+		machine(), pgVersion(e), e.o.events, e.seedTime.Round(time.Second), e.o.conns, int(e.o.step.Seconds()), e.o.pairs,
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	if e.o.pin {
 		b.WriteString("CPU 0: the load generator (vegeta in the harness) and pgbench; CPU 1: the service and PostgreSQL.\n\n")
 	} else {
 		b.WriteString("No pinning: the load generator, the service and PostgreSQL share every CPU.\n\n")
 	}
-	b.WriteString("| scenario | service req/s | p50 ms | p99 ms | at req/s | pgbench req/s | service/pgbench | CPU ms/req | errors |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("Throughput ratio: service requests a second over pgbench's, in each pair, median (min–max). " +
+		"CPU ratio: PostgreSQL's CPU per request under pgbench over the service's and PostgreSQL's CPU per request under the service, from /proc.\n\n")
+	b.WriteString("| scenario | service req/s | pgbench req/s | throughput ratio | CPU ratio | CPU ms/req: service + PostgreSQL | PostgreSQL under pgbench | p50 ms | p99 ms | at req/s | peak RSS MiB | errors |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range list {
-		rs := results[s.key]
-		pg, rat := "–", "–"
+		r := results[s.key]
+		pg, pgCPU := "–", "–"
 		if s.script != "" {
-			pg = fmt.Sprintf("%.0f", median(rs, func(x sample) float64 { return x.pgTPS }))
-			rat = fmt.Sprintf("%.0f%%", 100*median(rs, func(x sample) float64 { return ratio(x.rps, x.pgTPS) }))
+			pg = fmt.Sprintf("%.0f", median(r.pairs, func(p pair) float64 { return p.pg }))
+			pgCPU = fmt.Sprintf("%.3f", median(r.pairs, func(p pair) float64 { return p.pgCPU }))
 		}
-		var errs uint64
-		for _, x := range rs {
-			errs += x.errors
+		errs := r.errors
+		var rss int64
+		for _, p := range r.pairs {
+			errs += p.errors
+			rss = max(rss, p.rssKiB)
 		}
-		fmt.Fprintf(&b, "| %s | %.0f | %.2f | %.2f | %.0f | %s | %s | %.3f | %d |\n", s.name,
-			median(rs, func(x sample) float64 { return x.rps }),
-			median(rs, func(x sample) float64 { return ms(x.p50) }),
-			median(rs, func(x sample) float64 { return ms(x.p99) }),
-			median(rs, func(x sample) float64 { return x.rate }),
-			pg, rat,
-			median(rs, func(x sample) float64 { return x.cpuMs }),
-			errs)
+		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %.3f + %.3f | %s | %.2f | %.2f | %.0f | %.1f | %d |\n", s.name,
+			median(r.pairs, func(p pair) float64 { return p.svc }), pg,
+			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio),
+			median(r.pairs, func(p pair) float64 { return p.svcCPU }),
+			median(r.pairs, func(p pair) float64 { return p.dbCPU }), pgCPU,
+			ms(r.p50), ms(r.p99), r.rate, float64(rss)/1024, errs)
 	}
-	fmt.Fprintf(&b, "\nPeak RSS of the service (VmHWM): %.1f MiB.\n", float64(hwmKiB)/1024)
+	for _, s := range list {
+		if s.rows == 0 {
+			continue
+		}
+		r := results[s.key]
+		var rss int64
+		for _, p := range r.pairs {
+			rss = max(rss, p.rssKiB)
+		}
+		fmt.Fprintf(&b, "\n%s: %d rows an answer; the service streamed %.0f rows a second (pgbench read %.0f), its RSS at most %.1f MiB meanwhile.\n",
+			s.name, s.rows, float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.svc }),
+			float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.pg }), float64(rss)/1024)
+	}
+	fmt.Fprintf(&b, "\nPeak RSS of the service (VmHWM) over the whole run: %.1f MiB.\n", float64(hwmKiB)/1024)
 	return b.String()
 }
 

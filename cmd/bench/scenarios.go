@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,7 @@ type scenario struct {
 	script string // the pgbench script
 	perTx  int    // service requests one pgbench transaction stands for
 	sql    []string
+	rows   int // lines of an export's answer, its head aside; 0 for the others
 }
 
 var (
@@ -93,12 +95,13 @@ func reviewPath() string {
 	}.Encode()
 }
 
-// exportPath is the CSV export of the month before benchNow: about 8,000
-// events at 1,000,000 over ten years, read in batches of 1,000.
-func exportPath() string {
+// exportPath is the CSV export of the months before benchNow, read in
+// batches of 1,000: a month is about 8,000 events at 1,000,000 over ten
+// years, a year about 100,000.
+func exportPath(months int) string {
 	return "/api/events/export?" + url.Values{
 		"format": {"csv"},
-		"from":   {benchNow.AddDate(0, -1, 0).Format(time.RFC3339)},
+		"from":   {benchNow.AddDate(0, -months, 0).Format(time.RFC3339)},
 		"to":     {benchNow.Format(time.RFC3339)},
 	}.Encode()
 }
@@ -112,7 +115,7 @@ func scenarios() []*scenario {
 		{key: "activity", name: "Activity, a week", explain: true, sample: get(activityPath(), nil)},
 		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: get(upcomingPath(), nil)},
 		{key: "lifecycle", name: "complete / reactivate", write: true},
-		{key: "page", name: "`GET /events` (HTML page)", sample: get("/events", pageHeader)},
+		{key: "page", name: "Today page `GET /events` (HTML, its sections, every row drawn cold)", sample: todayPage},
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
 		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: get(summaryPath(), nil)},
 		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: get(reviewPath(), pageHeader)},
@@ -120,14 +123,17 @@ func scenarios() []*scenario {
 		// 3 characters, served by the trigram index.
 		{key: "search-en", name: "search `q=dep` (English, 3 characters)", explain: true, sample: get("/api/events?q=dep", nil)},
 		{key: "search-ko", name: "search `q=회의록` (Korean, 3 characters)", explain: true, sample: get("/api/events?q="+url.QueryEscape("회의록"), nil)},
-		{key: "export", name: "export a month as CSV `GET /api/events/export`", sample: get(exportPath(), nil)},
+		{key: "export", name: "export a month as CSV `GET /api/events/export`", sample: get(exportPath(1), nil)},
+		{key: "export-year", name: "export a year as CSV (100,000 events at 1M)", sample: get(exportPath(12), nil)},
 	}
 	for _, s := range list {
-		if s.sample != nil {
+		switch {
+		case s.key == "lifecycle":
+			s.targeter = lifecycleTargeter
+		case s.sample != nil:
 			s.targeter = static(s.sample)
 		}
 	}
-	list[6].targeter = lifecycleTargeter
 	return list
 }
 
@@ -172,10 +178,14 @@ func capture(ctx context.Context, e *env, list []*scenario) error {
 		} else {
 			var stmts []string
 			var res *http.Response
-			stmts, res, err = logged(ctx, e, s.sample(e)[0])
+			var body []byte
+			stmts, res, body, err = logged(ctx, e, s.sample(e)[0])
 			if err == nil {
 				s.sql, s.perTx = stmts, 1
 				s.script, err = scriptOf(stmts, res)
+				if strings.HasPrefix(s.key, "export") {
+					s.rows = bytes.Count(body, []byte("\n")) - 1
+				}
 			}
 		}
 		if err == nil && s.write {
@@ -205,13 +215,23 @@ func scriptOf(stmts []string, res *http.Response) (string, error) {
 		if id != "" {
 			st = replaceNumber(st, id, ":id")
 		}
-		if strings.HasPrefix(st, `INSERT INTO "events"`) {
+		if strings.HasPrefix(withoutDeadline(st), `INSERT INTO "events"`) {
 			b.WriteString(st + "\n\\gset\n")
 			continue
 		}
 		b.WriteString(st + ";\n")
 	}
 	return b.String(), nil
+}
+
+// withoutDeadline is a statement without the SET LOCAL statement_timeout
+// that the service sends before it (app/deadline.go).
+func withoutDeadline(st string) string {
+	st = strings.TrimSpace(st)
+	if rest, ok := strings.CutPrefix(st, "SET LOCAL statement_timeout"); ok {
+		_, st, _ = strings.Cut(rest, ";")
+	}
+	return strings.TrimSpace(st)
 }
 
 func replaceNumber(s, n, with string) string {
@@ -224,7 +244,7 @@ func replaceNumber(s, n, with string) string {
 func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 	ids := pool(e)
 	id := strconv.FormatInt(ids[0], 10)
-	complete, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/complete"})
+	complete, _, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/complete"})
 	if err != nil {
 		return err
 	}
@@ -232,7 +252,7 @@ func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 	if err := e.db.NewRaw("SELECT max(id) FROM event_history WHERE event_id = ? AND change_kind = 'complete'", ids[0]).Scan(ctx, &step); err != nil {
 		return err
 	}
-	reactivate, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/reactivate"})
+	reactivate, _, _, err := logged(ctx, e, vegeta.Target{Method: "POST", URL: e.service.Base + "/api/events/" + id + "/reactivate"})
 	if err != nil {
 		return err
 	}
@@ -259,8 +279,8 @@ func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 }
 
 // logged sends one request with statement logging on and returns the
-// statements the service ran for it, in order.
-func logged(ctx context.Context, e *env, t vegeta.Target) ([]string, *http.Response, error) {
+// statements the service ran for it, in order, and the answer.
+func logged(ctx context.Context, e *env, t vegeta.Target) (stmts []string, res *http.Response, body []byte, err error) {
 	setLog := func(statement, prefix string) error {
 		for _, q := range []string{
 			"ALTER SYSTEM SET log_statement = '" + statement + "'",
@@ -276,20 +296,20 @@ func logged(ctx context.Context, e *env, t vegeta.Target) ([]string, *http.Respo
 	}
 	fi, err := os.Stat(e.logPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := setLog("all", "@@%a@@ "); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	req, err := t.Request()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	res, err := http.DefaultClient.Do(req.WithContext(ctx))
+	res, err = http.DefaultClient.Do(req.WithContext(ctx))
 	if err == nil {
-		_, _ = io.Copy(io.Discard, res.Body)
+		body, err = io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode >= 300 {
+		if err == nil && res.StatusCode >= 300 {
 			err = fmt.Errorf("%s %s: %s", t.Method, t.URL, res.Status)
 		}
 	}
@@ -297,30 +317,29 @@ func logged(ctx context.Context, e *env, t vegeta.Target) ([]string, *http.Respo
 		err = rerr
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	f, err := os.Open(e.logPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer f.Close()
 	if _, err := f.Seek(fi.Size(), io.SeekStart); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var stmts []string
 	for _, entry := range strings.Split("\n"+string(b), "\n@@")[1:] {
 		if rest, ok := strings.CutPrefix(entry, "events@@ LOG:  statement: "); ok {
 			stmts = append(stmts, strings.TrimRight(rest, "\n"))
 		}
 	}
 	if len(stmts) == 0 {
-		return nil, nil, errors.New("no statement of the service reached the server log " + e.logPath)
+		return nil, nil, nil, errors.New("no statement of the service reached the server log " + e.logPath)
 	}
-	return stmts, res, nil
+	return stmts, res, body, nil
 }
 
 // cleanup puts the database back as seeded: the events and history rows

@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -35,6 +34,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"events/app/dbtest"
+	"events/cmd/internal/harness"
 	"events/docs/apicheck"
 )
 
@@ -54,24 +54,10 @@ const waitTimeout = 15 * time.Second
 //go:embed testdata/axe/axe.min.js
 var axeSource string
 
-// findBrowser returns the installed Chromium (or Chrome), or "" when there
-// is none.
-func findBrowser() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	return ""
-}
-
 // needBrowser skips loudly without a browser, and fails in CI.
 func needBrowser(t *testing.T) string {
 	t.Helper()
-	exe := findBrowser()
+	exe := harness.FindChromium()
 	if exe == "" {
 		msg := "no Chromium found (looked for chromium, chromium-browser, google-chrome on PATH and /usr/bin/chromium): install the chromium package to run the browser tests"
 		if os.Getenv("CI") == "true" {

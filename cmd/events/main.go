@@ -228,6 +228,8 @@ func serve(logger *slog.Logger) error {
 		Auth:           cfg.Auth,
 		Logger:         logger,
 		DatabaseFault:  fault,
+		MaxInFlight:    cfg.MaxInFlight,
+		QueueWait:      cfg.QueueWait,
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // FreePort asks the kernel for a free loopback port.
@@ -54,4 +55,62 @@ func StatusKiB(pid int, field string) int64 {
 		}
 	}
 	return 0
+}
+
+// TreeTicks is the CPU time of a process and of its children, alive or
+// reaped, in clock ticks: its own user and system time and its children's
+// (cutime, cstime: the children it has waited for), plus the times of the
+// children still running, with theirs. For a postmaster that is the whole
+// of PostgreSQL's work: the backends, the background processes, and the
+// backends that ended since the last reading. The sum only grows, so two
+// readings bracket the work between them. A child reaped while the
+// children are read would be counted nowhere (or twice), so a reading
+// during which the parent's own times moved is taken again.
+func TreeTicks(pid int) (int64, error) {
+	for try := 0; ; try++ {
+		own, _, err := statTicks(pid)
+		if err != nil {
+			return 0, err
+		}
+		total := own
+		procs, _ := os.ReadDir("/proc")
+		for _, p := range procs {
+			child, err := strconv.Atoi(p.Name())
+			if err != nil || child == pid {
+				continue
+			}
+			t, ppid, err := statTicks(child)
+			if err == nil && ppid == pid {
+				total += t
+			}
+		}
+		again, _, err := statTicks(pid)
+		if err != nil {
+			return 0, err
+		}
+		if again == own || try == 20 {
+			return total, nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// statTicks reads utime, stime, cutime and cstime of a process, and its
+// parent's pid.
+func statTicks(pid int) (ticks int64, ppid int, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	// fields after the command name in parentheses: state is field 3, ppid 4; utime 14 to cstime 17
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	ppid, _ = strconv.Atoi(f[1])
+	for _, s := range f[11:15] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("cannot read the CPU times of %d", pid)
+		}
+		ticks += n
+	}
+	return ticks, ppid, nil
 }

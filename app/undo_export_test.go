@@ -1,0 +1,4 @@
+package app
+
+// The undo stack's statement, for the plan tests of package app_test.
+const UndoStackSQL = undoStackSQL
