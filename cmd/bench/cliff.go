@@ -203,6 +203,11 @@ func cliffDB(ctx context.Context, e *env, n int) (c *env, seeded time.Duration, 
 		_ = c.db.NewRaw("SELECT events FROM bench_seed").Scan(ctx, &have)
 		_ = c.db.NewRaw("SELECT seconds FROM bench_cliff").Scan(ctx, &secs)
 		if have == n && secs > 0 {
+			// migrations added since it was seeded (the service refuses a
+			// database that lacks one)
+			if err := app.Migrate(ctx, c.db); err != nil {
+				return nil, 0, false, err
+			}
 			say("cliff: reusing %s with %d events (seeded in %s)", cliffDatabase, n, secDuration(secs).Round(time.Second))
 			return c, secDuration(secs), true, nil
 		}
