@@ -159,8 +159,7 @@ func cliff(ctx context.Context, e *env) (string, error) {
 	for _, s := range large {
 		b.WriteString(strings.Replace(plans[s.key], "### ", "#### ", -1))
 	}
-	fmt.Println(b.String())
-	return b.String(), nil
+	return b.String(), nil // printed with the table
 }
 
 // p50At is the p50 of one step at the cliff rate.
