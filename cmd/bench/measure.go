@@ -407,8 +407,12 @@ func spread(ps []pair, f func(pair) float64) string {
 func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, loadBefore string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# events benchmark\n\n")
-	fmt.Fprintf(&b, "%s; %s; %d events (seeded in %s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; taken %s; load average %s before, %s after.\n\n",
-		machine(), pgVersion(e), e.o.events, e.seedTime.Round(time.Second), e.o.conns, int(e.o.step.Seconds()), e.o.pairs,
+	seeded := "a seed of an earlier run"
+	if e.seedTime > 0 {
+		seeded = "seeded in " + e.seedTime.Round(time.Second).String()
+	}
+	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; taken %s; load average %s before, %s after.\n\n",
+		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.pairs,
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	if e.o.pin {
 		b.WriteString("CPU 0: the load generator (vegeta in the harness) and pgbench; CPU 1: the service and PostgreSQL.\n\n")
