@@ -231,12 +231,27 @@ func pgbenchStep(ctx context.Context, e *env, s *scenario, p *pair) error {
 	return nil
 }
 
-// dbTicks is the CPU time of PostgreSQL so far, when the harness started it.
+// dbTicks is the CPU time of PostgreSQL's work for its clients so far, when
+// the harness started it: the backends, alive or ended, and their parallel
+// workers, not the background processes (a checkpoint or the background
+// writer falls on whichever step it meets, and belongs to neither).
 func dbTicks(e *env) (int64, error) {
 	if e.postgres == 0 {
 		return 0, nil
 	}
-	return harness.TreeTicks(e.postgres)
+	return harness.TreeTicks(e.postgres, backgroundProcess)
+}
+
+// backgroundProcess tells PostgreSQL's background processes by the title
+// they give their command line.
+func backgroundProcess(cmdline string) bool {
+	for _, title := range []string{"checkpointer", "background writer", "walwriter", "autovacuum launcher",
+		"logical replication launcher", "archiver", "stats collector"} {
+		if strings.HasPrefix(cmdline, "postgres: "+title) {
+			return true
+		}
+	}
+	return false
 }
 
 func tickMs(t int64) float64 { return float64(t) * 1000 / harness.TicksPerSecond }

@@ -65,8 +65,9 @@ func StatusKiB(pid int, field string) int64 {
 // backends that ended since the last reading. The sum only grows, so two
 // readings bracket the work between them. A child reaped while the
 // children are read would be counted nowhere (or twice), so a reading
-// during which the parent's own times moved is taken again.
-func TreeTicks(pid int) (int64, error) {
+// during which the parent's own times moved is taken again. Children
+// whose command line skip accepts are left out while they run (nil: none).
+func TreeTicks(pid int, skip func(cmdline string) bool) (int64, error) {
 	for try := 0; ; try++ {
 		own, _, err := statTicks(pid)
 		if err != nil {
@@ -80,9 +81,15 @@ func TreeTicks(pid int) (int64, error) {
 				continue
 			}
 			t, ppid, err := statTicks(child)
-			if err == nil && ppid == pid {
-				total += t
+			if err != nil || ppid != pid {
+				continue
 			}
+			if skip != nil {
+				if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", child)); err == nil && skip(string(cmd)) {
+					continue
+				}
+			}
+			total += t
 		}
 		again, _, err := statTicks(pid)
 		if err != nil {
