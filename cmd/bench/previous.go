@@ -13,8 +13,10 @@ import (
 var ratioCell = regexp.MustCompile(`^(\d+)% \(`)
 
 // readRatios reads the throughput and CPU ratios of each scenario from a
-// table that report wrote; nil when there is none.
-func readRatios(table string) (when string, ratios map[string][2]int) {
+// table that report wrote, and the scenarios in its order; nil when there
+// is none. Only rows with both ratio cells count, so the other tables of
+// the file (the ten-million line names the same listings) are passed over.
+func readRatios(table string) (when string, ratios map[string][2]int, order []string) {
 	ratios = map[string][2]int{}
 	for _, line := range strings.Split(table, "\n") {
 		if _, rest, ok := strings.Cut(line, "; taken "); ok && when == "" {
@@ -30,12 +32,16 @@ func readRatios(table string) (when string, ratios map[string][2]int) {
 		}
 		a, _ := strconv.Atoi(t[1])
 		b, _ := strconv.Atoi(c[1])
-		ratios[strings.TrimPrefix(cells[0], "| ")] = [2]int{a, b}
+		name := strings.TrimPrefix(cells[0], "| ")
+		if _, seen := ratios[name]; !seen {
+			order = append(order, name)
+		}
+		ratios[name] = [2]int{a, b}
 	}
 	if len(ratios) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
-	return when, ratios
+	return when, ratios, order
 }
 
 // againstPrevious compares this run's ratios with those of the table in
@@ -46,8 +52,8 @@ func againstPrevious(path, table string) string {
 	if err != nil {
 		return ""
 	}
-	when, before := readRatios(string(old))
-	_, now := readRatios(table)
+	when, before, _ := readRatios(string(old))
+	_, now, order := readRatios(table)
 	if before == nil || now == nil {
 		return ""
 	}
@@ -55,15 +61,10 @@ func againstPrevious(path, table string) string {
 	fmt.Fprintf(&b, "## Against the previous run (%s)\n\nMedian ratios, this run minus the previous one, in points.\n\n", when)
 	b.WriteString("| scenario | throughput ratio | CPU ratio |\n|---|--:|--:|\n")
 	worstT, worstC, rows := 0, 0, 0
-	for _, line := range strings.Split(table, "\n") {
-		cells := strings.Split(line, " | ")
-		if len(cells) < 5 {
-			continue
-		}
-		name := strings.TrimPrefix(cells[0], "| ")
-		n, ok1 := now[name]
-		p, ok2 := before[name]
-		if !ok1 || !ok2 {
+	for _, name := range order {
+		n := now[name]
+		p, ok := before[name]
+		if !ok {
 			continue
 		}
 		dt, dc := n[0]-p[0], n[1]-p[1]
