@@ -208,52 +208,28 @@ func deepCycle(ctx context.Context, client *http.Client, e *env, ev *deepEvent, 
 	return nil
 }
 
-// deepReset puts ev back to its seeded history: the rows the cycles added go
-// (history is append-only for the service; the harness lifts that, and the
-// foreign keys, for its own session only, as cleanup does) and the task is
-// planned with nothing to undo.
+// deepReset puts ev back to its seeded history (rewrite): the rows the
+// cycles added go, and the task is planned with nothing to undo.
 func deepReset(ctx context.Context, e *env, ev *deepEvent) error {
-	conn, err := e.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, q := range []string{
-		"SET session_replication_role = replica",
+	if err := rewrite(ctx, e,
 		fmt.Sprintf("DELETE FROM event_history WHERE event_id = %d AND id > %d", ev.id, ev.lastRow),
 		fmt.Sprintf(`UPDATE events SET status = 'planned', completed_at = NULL, undo_status = NULL WHERE id = %d`, ev.id),
-		"RESET session_replication_role",
-	} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("deep undo: reset: %w", err)
-		}
+	); err != nil {
+		return fmt.Errorf("deep undo: reset: %w", err)
 	}
 	return nil
 }
 
 // deepRemove deletes the measurement's events and their history.
 func deepRemove(ctx context.Context, e *env, ids ...int64) error {
-	conn, err := e.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	var stmts []string
 	for _, id := range ids {
-		if id == 0 {
-			continue
-		}
-		for _, q := range []string{
-			"SET session_replication_role = replica",
-			fmt.Sprintf("DELETE FROM event_history WHERE event_id = %d", id),
-			fmt.Sprintf("DELETE FROM events WHERE id = %d", id),
-			"RESET session_replication_role",
-		} {
-			if _, err := conn.ExecContext(ctx, q); err != nil {
-				return err
-			}
+		if id != 0 {
+			stmts = append(stmts, fmt.Sprintf("DELETE FROM event_history WHERE event_id = %d", id),
+				fmt.Sprintf("DELETE FROM events WHERE id = %d", id))
 		}
 	}
-	return nil
+	return rewrite(ctx, e, stmts...)
 }
 
 // p50 is the median of ds (0 when empty).

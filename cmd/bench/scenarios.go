@@ -350,31 +350,47 @@ func logged(ctx context.Context, e *env, t vegeta.Target) (stmts []string, res *
 
 // cleanup puts the database back as seeded: the events and history rows
 // the write steps added go, and the lifecycle pool is planned again with its
-// create row only. History is append-only for the service; the harness
-// lifts that (and the foreign keys) for its own session only.
+// create row only; then the tables are vacuumed and the dirtied pages
+// written.
 func cleanup(ctx context.Context, e *env) error {
 	n, base := e.o.events, poolBase(e.o.events)
-	conn, err := e.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, q := range []string{
-		"SET session_replication_role = replica",
+	if err := rewrite(ctx, e,
 		fmt.Sprintf(`DELETE FROM event_history WHERE event_id > %d
 			OR (event_id > %d AND event_id %% 10 = 6 AND change_kind <> 'create')`, n, base),
 		fmt.Sprintf("DELETE FROM events WHERE id > %d", n),
 		fmt.Sprintf(`UPDATE events SET status = 'planned', completed_at = NULL, undo_status = NULL, updated_at = created_at
 			WHERE id > %d AND id <= %d AND id %% 10 = 6 AND (status <> 'planned' OR undo_status IS NOT NULL)`, base, n),
-		"RESET session_replication_role",
+	); err != nil {
+		return fmt.Errorf("cleanup: %w", err)
+	}
+	for _, q := range []string{
 		"VACUUM (ANALYZE) events",
 		"VACUUM (ANALYZE) event_history",
 		// the pages the step dirtied are written now, not by a checkpoint
 		// in the middle of a later step
 		"CHECKPOINT",
 	} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
+		if _, err := e.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("cleanup: %w", err)
+		}
+	}
+	return nil
+}
+
+// rewrite runs stmts on one connection of the harness with history
+// writable and the foreign keys off (session_replication_role = replica),
+// for that session only: history is append-only for the service, and the
+// harness takes back what its steps wrote.
+func rewrite(ctx context.Context, e *env, stmts ...string) error {
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	stmts = append(append([]string{"SET session_replication_role = replica"}, stmts...), "RESET session_replication_role")
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
 		}
 	}
 	return nil
