@@ -130,6 +130,15 @@ func loadavg() string {
 	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
+// peakRSS is the service's highest VmRSS over the scenario's service steps.
+func (r result) peakRSS() int64 {
+	var rss int64
+	for _, p := range r.pairs {
+		rss = max(rss, p.rssKiB)
+	}
+	return rss
+}
+
 // measureOne alternates service and pgbench steps, pair after pair, then
 // takes the latency at half the service's median throughput.
 func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
@@ -181,7 +190,7 @@ func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, er
 		prof = make(chan error, 1)
 		go func() { prof <- profile(e, s.key) }()
 	}
-	stopRSS, peak := sampleRSS(e.service.Pid())
+	stopRSS, peak := sampleRSS(e.service.Pid(), 50*time.Millisecond)
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
 		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
 	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, s.stepOf(e), s.key)
@@ -256,14 +265,14 @@ func backgroundProcess(cmdline string) bool {
 
 func tickMs(t int64) float64 { return float64(t) * 1000 / harness.TicksPerSecond }
 
-// sampleRSS reads the VmRSS of pid every 50 ms until stop is called; *peak
-// is the highest reading.
-func sampleRSS(pid int) (stop func(), peak *int64) {
+// sampleRSS reads the VmRSS of pid at once and then every interval until
+// stop is called; *peak is the highest reading.
+func sampleRSS(pid int, every time.Duration) (stop func(), peak *int64) {
 	peak = new(int64)
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(50 * time.Millisecond)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			*peak = max(*peak, harness.StatusKiB(pid, "VmRSS"))
@@ -446,30 +455,24 @@ func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, l
 			pgCPU = fmt.Sprintf("%.3f", median(r.pairs, func(p pair) float64 { return p.pgCPU }))
 		}
 		errs := r.errors
-		var rss int64
 		for _, p := range r.pairs {
 			errs += p.errors
-			rss = max(rss, p.rssKiB)
 		}
 		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %.3f + %.3f | %s | %.2f | %.2f | %.0f | %.1f | %d |\n", s.name,
 			median(r.pairs, func(p pair) float64 { return p.svc }), pg,
 			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio),
 			median(r.pairs, func(p pair) float64 { return p.svcCPU }),
 			median(r.pairs, func(p pair) float64 { return p.dbCPU }), pgCPU,
-			ms(r.p50), ms(r.p99), r.rate, float64(rss)/1024, errs)
+			ms(r.p50), ms(r.p99), r.rate, float64(r.peakRSS())/1024, errs)
 	}
 	for _, s := range list {
 		if s.rows == 0 {
 			continue
 		}
 		r := results[s.key]
-		var rss int64
-		for _, p := range r.pairs {
-			rss = max(rss, p.rssKiB)
-		}
 		fmt.Fprintf(&b, "\n%s: %d rows an answer; the service streamed %.0f rows a second (pgbench read %.0f), its RSS at most %.1f MiB meanwhile.\n",
 			s.name, s.rows, float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.svc }),
-			float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.pg }), float64(rss)/1024)
+			float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.pg }), float64(r.peakRSS())/1024)
 	}
 	fmt.Fprintf(&b, "\nPeak RSS of the service (VmHWM) over the whole run: %.1f MiB.\n", float64(hwmKiB)/1024)
 	return b.String()

@@ -140,8 +140,9 @@ func runOverload(ctx context.Context, base string, pid int, targets []vegeta.Tar
 	}
 
 	// /healthz every 100 ms and VmRSS every 250 ms, until the load ends.
+	stopRSS, peak := sampleRSS(pid, 250*time.Millisecond)
 	var side sync.WaitGroup
-	side.Add(2)
+	side.Add(1)
 	go func() {
 		defer side.Done()
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -168,26 +169,11 @@ func runOverload(ctx context.Context, base string, pid int, targets []vegeta.Tar
 			mu.Unlock()
 		}
 	}()
-	go func() {
-		defer side.Done()
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-loadCtx.Done():
-				return
-			case <-tick.C:
-			}
-			if kib := harness.StatusKiB(pid, "VmRSS"); kib > 0 {
-				mu.Lock()
-				r.rssPeak = max(r.rssPeak, kib)
-				mu.Unlock()
-			}
-		}
-	}()
 	wg.Wait()
 	r.elapsed = time.Since(started)
 	side.Wait()
+	stopRSS()
+	r.rssPeak = max(r.rssPeak, *peak)
 	client.CloseIdleConnections()
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -21,14 +21,7 @@ func pageWeight(ctx context.Context, e *env) (string, error) {
 	if exe == "" {
 		return "## Page weight\n\nNot measured: no Chromium found (install the chromium package).\n", nil
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, harness.ChromiumOptions(exe)...)
 	defer cancelAlloc()
 	bctx, cancel := chromedp.NewContext(allocCtx)
 	defer cancel()

@@ -100,12 +100,7 @@ type browser struct {
 // chromedp.Flag("hide-scrollbars", false) for a browser as people run it).
 func startBrowser(t *testing.T, exe string, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
+	opts := append(harness.ChromiumOptions(exe),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("lang", "en-US"),
 		// chromedp removes its temporary user data folder when the browser stops.

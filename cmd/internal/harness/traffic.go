@@ -27,6 +27,20 @@ func FindChromium() string {
 	return ""
 }
 
+// ChromiumOptions are the options headless Chromium runs with here, the
+// browser tests' and the bench's: exe, and nothing of its own on the
+// network (no background fetches, component updates or sync), and no
+// /dev/shm (small in containers).
+func ChromiumOptions(exe string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+}
+
 // Transfer is one response as a browser's network layer saw it.
 type Transfer struct {
 	URL       string
