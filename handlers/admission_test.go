@@ -101,16 +101,7 @@ func TestOverloadIsRefusedFastAndWritesNothing(t *testing.T) {
 
 	// Hold both rows, then send a complete of each: each takes a slot and
 	// waits on its lock.
-	holder, err := app.OpenDB(s.dsn, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Close() })
-	tx, err := holder.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	_, tx := holdTx(t, s.dsn)
 	if _, err := tx.Exec("SELECT 1 FROM events WHERE id IN (?, ?) FOR UPDATE", locked[0].ID, locked[1].ID); err != nil {
 		t.Fatal(err)
 	}

@@ -268,15 +268,7 @@ func TestStatementTimeoutEndsALockWait503(t *testing.T) {
 	e := s.create(`{"kind":"task","title":"locked"}`)
 	_, hist := s.counts()
 
-	holder, err := app.OpenDB(dsn, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Close() })
-	tx, err := holder.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := holdTx(t, dsn)
 	if _, err := tx.Exec("SELECT 1 FROM events WHERE id = ? FOR UPDATE", e.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -322,15 +314,7 @@ func deadlineServer(t *testing.T, statementTimeout, requestTimeout time.Duration
 func TestLongDeadlineOutlastsALockWait(t *testing.T) {
 	t.Parallel()
 	s, dsn := deadlineServer(t, 30*time.Second, 30*time.Second)
-	holder, err := app.OpenDB(dsn, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Close() })
-	tx, err := holder.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := holdTx(t, dsn)
 	if _, err := tx.Exec(`INSERT INTO events (kind, status, title, source, source_ref) VALUES ('task', 'planned', 'held', 'email', 'lock-12s')`); err != nil {
 		t.Fatal(err)
 	}
@@ -363,16 +347,7 @@ func TestPassedDeadlineLeavesNoBackend(t *testing.T) {
 	t.Parallel()
 	s, dsn := deadlineServer(t, 20*time.Second, time.Second)
 	e := s.create(`{"kind":"task","title":"locked"}`)
-	holder, err := app.OpenDB(dsn, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Close() })
-	tx, err := holder.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	holder, tx := holdTx(t, dsn)
 	var holderPID int
 	if err := tx.QueryRow("SELECT pg_backend_pid() FROM events WHERE id = ? FOR UPDATE", e.ID).Scan(&holderPID); err != nil {
 		t.Fatal(err)

@@ -124,6 +124,25 @@ func (s *server) live(method, target, ctype, body string, headers ...string) ans
 	return a
 }
 
+// holdTx opens a second connection to the database at dsn and begins a
+// transaction on it, to hold what the service then waits on (a row lock, a
+// unique key). The transaction is rolled back and the connection closed
+// when the test ends, if the test has not done it first.
+func holdTx(t *testing.T, dsn string) (*bun.DB, bun.Tx) {
+	t.Helper()
+	holder, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback() })
+	return holder, tx
+}
+
 func newApp(t *testing.T, svc *app.Service) *fiber.App {
 	t.Helper()
 	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
