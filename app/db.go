@@ -56,6 +56,7 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 		pgdriver.WithReadTimeout(socketTimeout),
 		pgdriver.WithWriteTimeout(socketTimeout),
 		pgdriver.WithApplicationName("events"),
+		pgdriver.WithBufferSize(readBufferSize),
 	)
 	sqldb := sql.OpenDB(deadlineConnector{connector, statementTimeout})
 	n := PoolSize()
@@ -71,6 +72,10 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 func PoolSize() int { return 4 * runtime.GOMAXPROCS(0) }
 
 const (
+	// readBufferSize is the driver's read buffer per connection. A listing's
+	// answer is tens of kilobytes; at pgdriver's default 4 KiB it took a
+	// read system call, and often a wake-up, every 4 KiB.
+	readBufferSize = 64 << 10
 	// dialTimeout bounds making a connection (the context's deadline may
 	// come first).
 	dialTimeout = 5 * time.Second
