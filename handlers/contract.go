@@ -1,23 +1,27 @@
 package handlers
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"html/template"
+)
 
 // The page contract: the names the handlers, the templates and app.js must
 // agree on, declared once here. The templates read them through the
 // functions of contractFuncs ({{idDetail}}); app.js reads them from the
 // page's <meta name="page-contract">, written by {{pageContract}}.
 const (
-	idDetail      = "detail"       // the detail section of /events/{id}
-	idNewForm     = "new-form"     // the form of /events/new
-	idFlash       = "flash"        // the page's message area: failures no part of the page shows
-	idList        = "list"         // the rows of the open tab
-	idQuickRecord = "quick-record" // the one-line record form of /events
-	idQuickTitle  = "quick-title"  // its input
-	idQuickError  = "quick-error"  // where its refusal is shown
-	idTaskCapture = "task-capture" // the one-line task form of /events (capture text)
-	idTaskText    = "task-text"    // its input
-	idTaskError   = "task-error"   // where its refusal is shown
-	idHistory     = "history"      // the history of /events/{id}
+	idDetail      = "detail"              // the detail section of /events/{id}
+	idNewForm     = "new-form"            // the form of /events/new
+	idFlash       = "flash"               // the page's message area: failures no part of the page shows
+	idList        = "list"                // the rows of the open tab
+	idQuickRecord = "quick-record"        // the one-line record form of /events
+	idQuickTitle  = "quick-title"         // its input
+	idQuickError  = "quick-error"         // where its refusal is shown
+	idTaskCapture = "task-capture"        // the one-line task form of /events (capture text)
+	idTaskText    = "task-text"           // its input
+	idTaskError   = "task-error"          // where its refusal is shown
+	idHistory     = "history"             // the history of /events/{id}
+	idDeferMenu   = "defer-menu-template" // the <template> of the rows' defer menu (deferMenu)
 
 	// selRecords is where the quick-record line inserts its row (at the
 	// top): Today's Done & logged list, the one list of the other tabs.
@@ -56,6 +60,7 @@ var contract = func() string {
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
 		"records":     selRecords,
 		"taskCapture": idTaskCapture, "taskText": idTaskText, "taskError": idTaskError,
+		"deferMenu": idDeferMenu,
 	})
 	if err != nil {
 		panic(err)
@@ -80,4 +85,5 @@ var contractFuncs = map[string]any{
 	"idTaskError":    func() string { return idTaskError },
 	"triggerChanged": func() string { return triggerChanged },
 	"pageContract":   func() string { return contract },
+	"deferMenu":      func() template.HTML { return deferMenu },
 }

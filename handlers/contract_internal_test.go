@@ -14,7 +14,7 @@ import (
 // neither spells one out.
 func TestThePageContractIsNamedOnce(t *testing.T) {
 	t.Parallel()
-	names := []string{idDetail, idNewForm, idFlash, idList, idQuickRecord, idQuickTitle, idQuickError, idHistory, triggerChanged}
+	names := []string{idDetail, idNewForm, idFlash, idList, idQuickRecord, idQuickTitle, idQuickError, idHistory, idDeferMenu, triggerChanged}
 	for _, p := range deferPresets {
 		names = append(names, p.Key)
 	}

@@ -209,6 +209,38 @@
   document.addEventListener("htmx:after:process", function (evt) { if (evt.target instanceof Element) readAll(evt.target); });
   document.addEventListener("DOMContentLoaded", function () { readAll(document); });
 
+  // A row's defer menu is drawn once in the page (a <template>, the
+  // contract's deferMenu); the first time a row's <details class="defer">
+  // opens, a copy goes in, its presets and its form pointed at the row's
+  // defer. A click on the summary fills it before the menu shows; the
+  // toggle event catches a menu opened otherwise.
+  var deferCount = 0;
+  function fillDefer(d) {
+    var tpl = ids.deferMenu && document.getElementById(ids.deferMenu);
+    if (!tpl || d.querySelector(".defer-menu")) return;
+    var menu = tpl.content.firstElementChild.cloneNode(true);
+    menu.querySelectorAll(".defer-preset, form").forEach(function (el) {
+      el.setAttribute("hx-post", d.dataset.deferPost);
+      el.setAttribute("hx-target", d.dataset.deferTarget);
+      el.setAttribute("hx-swap", "outerHTML");
+    });
+    var input = menu.querySelector("input"), label = menu.querySelector("label");
+    input.id = label.htmlFor = "defer-until-" + (++deferCount);
+    d.appendChild(menu);
+    htmx.process(menu);
+  }
+  function deferOf(el) {
+    return el instanceof Element ? el.closest("details.defer[data-defer-post]") : null;
+  }
+  document.addEventListener("click", function (evt) {
+    var s = evt.target instanceof Element && evt.target.closest("summary"), d = s && deferOf(s);
+    if (d && s.parentElement === d) fillDefer(d);
+  }, true);
+  document.addEventListener("toggle", function (evt) {
+    var d = deferOf(evt.target);
+    if (d === evt.target && d.open) fillDefer(d);
+  }, true);
+
   // A finished defer menu closes when the row it belongs to is redrawn; an
   // open one closes on Escape.
   document.addEventListener("keydown", function (evt) {
@@ -298,7 +330,7 @@
   function openDefer() {
     var r = currentRow(), d = r && r.querySelector("details.defer");
     if (!d) return;
-    d.open = true;
+    if (!d.open) d.querySelector("summary").click(); // opens it, its menu filled
     var first = d.querySelector(".defer-preset, input, button");
     if (first) first.focus();
   }
