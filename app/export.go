@@ -22,20 +22,8 @@ func (s *Service) ExportBatch(ctx context.Context, q models.ListQuery, after int
 	w := s.filters(q)
 	w.add("e.id > ?", after)
 	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() + "\nORDER BY e.id\nLIMIT ?"
-	rows, err := s.db.QueryContext(ctx, sql, append(w.args, n)...)
+	events, err := queryEvents(ctx, s.db, make([]models.Event, 0, n), sql, append(w.args, n)...)
 	if err != nil {
-		return nil, nil, classify(err)
-	}
-	defer rows.Close()
-	events := make([]models.Event, 0, n)
-	var r eventRow
-	for rows.Next() {
-		events = append(events, models.Event{})
-		if err := r.scan(rows, &events[len(events)-1]); err != nil {
-			return nil, nil, classify(err)
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return nil, nil, classify(err)
 	}
 	if !withHistory || len(events) == 0 {

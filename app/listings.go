@@ -210,20 +210,8 @@ func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args
 	// about 500 bytes, so room for the whole limit (101 by default, 1,001 at
 	// most) would be tens of kilobytes made and cleared for nothing.
 	out := Page[models.Event]{Items: make([]models.Event, 0, min(q.Limit+1, 16))}
-	args = append(args, q.Limit+1)
-	rows, err := s.db.QueryContext(ctx, sql, args...)
-	if err != nil {
-		return out, classify(err)
-	}
-	defer rows.Close()
-	var r eventRow
-	for rows.Next() {
-		out.Items = append(out.Items, models.Event{})
-		if err := r.scan(rows, &out.Items[len(out.Items)-1]); err != nil {
-			return out, classify(err)
-		}
-	}
-	if err := rows.Err(); err != nil {
+	var err error
+	if out.Items, err = queryEvents(ctx, s.db, out.Items, sql, append(args, q.Limit+1)...); err != nil {
 		return out, classify(err)
 	}
 	if len(out.Items) > q.Limit {

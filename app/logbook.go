@@ -93,20 +93,9 @@ func (s *Service) Logbook(ctx context.Context, from, to time.Time, loc *time.Loc
 		// the entries' events, read with the listings' scanner: bun's
 		// reflection took most of the review page's CPU on a week of
 		// 2,000 entries
-		rows, err = tx.QueryContext(ctx, "SELECT "+eventColumns+"\nFROM events e\nWHERE e.id IN (?)", bun.In(ids))
+		events, err := queryEvents(ctx, tx, make([]models.Event, 0, len(ids)),
+			"SELECT "+eventColumns+"\nFROM events e\nWHERE e.id IN (?)", bun.In(ids))
 		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		events := make([]models.Event, 0, len(ids))
-		var r eventRow
-		for rows.Next() {
-			events = append(events, models.Event{})
-			if err := r.scan(rows, &events[len(events)-1]); err != nil {
-				return err
-			}
-		}
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		byID := make(map[int64]*models.Event, len(events))

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"events/models"
 )
@@ -33,6 +36,24 @@ var rowTimes = func() int {
 	}
 	return n
 }()
+
+// queryEvents runs query, which selects eventColumns, and appends its
+// events to dst, read by eventRow.
+func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query string, args ...any) ([]models.Event, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return dst, err
+	}
+	defer rows.Close()
+	var r eventRow
+	for rows.Next() {
+		dst = append(dst, models.Event{})
+		if err := r.scan(rows, &dst[len(dst)-1]); err != nil {
+			return dst, err
+		}
+	}
+	return dst, rows.Err()
+}
 
 // eventRow scans the columns of eventColumns into an Event without bun's
 // reflection: a listing reads up to 1001 rows, and a page's time went
