@@ -1,9 +1,6 @@
 package handlers
 
-import (
-	"encoding/json"
-	"html/template"
-)
+import "encoding/json"
 
 // The page contract: the names the handlers, the templates and app.js must
 // agree on, declared once here. The templates read them through the
@@ -21,7 +18,7 @@ const (
 	idTaskText    = "task-text"           // its input
 	idTaskError   = "task-error"          // where its refusal is shown
 	idHistory     = "history"             // the history of /events/{id}
-	idDeferMenu   = "defer-menu-template" // the <template> of the rows' defer menu (deferMenu)
+	idDeferMenu   = "defer-menu-template" // the <template> of the rows' defer menu (partials/defer_menu)
 
 	// selRecords is where the quick-record line inserts its row (at the
 	// top): Today's Done & logged list, the one list of the other tabs.
@@ -85,5 +82,6 @@ var contractFuncs = map[string]any{
 	"idTaskError":    func() string { return idTaskError },
 	"triggerChanged": func() string { return triggerChanged },
 	"pageContract":   func() string { return contract },
-	"deferMenu":      func() template.HTML { return deferMenu },
+	"idDeferMenu":    func() string { return idDeferMenu },
+	"deferPresets":   func() []deferPreset { return deferPresets },
 }

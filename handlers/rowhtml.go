@@ -23,11 +23,11 @@ import (
 // Nothing is cached: every answer draws every row. The HTML is byte for
 // byte what the templates drew (TestRowHTMLGolden; recorded from them, then
 // changed in one place only: the defer menu, now drawn once per page by
-// deferMenu, leaves an empty <details> in the row), and every value is
-// escaped as html/template escaped it in that place (appendEscaped): text
-// and quoted attribute values alike; the two URLs, /events/{id} and the
-// tag's listing, are built from an integer and from url.QueryEscape, which
-// html/template's URL normaliser leaves as they are.
+// partials/defer_menu, leaves an empty <details> in the row), and every
+// value is escaped as html/template escaped it in that place
+// (appendEscaped): text and quoted attribute values alike; the two URLs,
+// /events/{id} and the tag's listing, are built from an integer and from
+// url.QueryEscape, which html/template's URL normaliser leaves as they are.
 
 // drawRows draws rows one after the other, each between before and after,
 // into one piece of HTML for a template to place: one allocation, and one
@@ -61,7 +61,7 @@ func (r rowView) UndoNoteHTML() template.HTML { return template.HTML(appendUndoN
 func rowBytes(r *rowView) int {
 	n := 900 + 2*len(r.Title) + len(r.Message) + len(r.Note) + len(r.UndoNote)
 	if len(r.Ops) > 0 {
-		n += 1000 // the buttons, the defer menu being drawn once per page (deferMenu)
+		n += 1000 // the buttons; the defer menu is drawn once per page
 	}
 	return n
 }
@@ -218,8 +218,9 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 			b = appendEscaped(b, string(op))
 			b = append(b, "\" aria-hidden=\"true\"></span>\n  "...)
 		case op == models.OpDefer:
-			// The menu itself is drawn once per page (deferMenu); app.js
-			// puts it in here when the menu is first opened.
+			// The menu itself is drawn once per page
+			// (partials/defer_menu); app.js puts it in here when the menu
+			// is first opened.
 			b = append(b, `<details class="defer" data-defer-post="/api/events/`...)
 			b = strconv.AppendInt(b, r.ID, 10)
 			b = append(b, `/defer" data-defer-target="`...)
@@ -244,46 +245,6 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 	}
 	return append(b, "\n</div>"...)
 }
-
-// deferMenu is the defer menu of a row, drawn once per page in a
-// <template> (partials/foot): its presets, and a form for a time of one's
-// own. When a row's <details class="defer"> is first opened, app.js puts a
-// copy in it and points each preset and the form at the row's defer
-// (data-defer-post) and its target (data-defer-target). Drawn in every
-// row, the same menu was a third of a list's HTML.
-var deferMenu = func() template.HTML {
-	b := []byte(`<template id="` + idDeferMenu + `"><div class="defer-menu">` + "\n      ")
-	for _, p := range deferPresets {
-		b = append(b, `<button type="button" class="defer-preset" data-preset="`...)
-		b = appendEscaped(b, p.Key)
-		b = append(b, '"')
-		if p.Hours != 0 {
-			b = append(b, ` data-preset-hours="`...)
-			b = strconv.AppendInt(b, int64(p.Hours), 10)
-			b = append(b, '"')
-		}
-		if p.Days != 0 {
-			b = append(b, ` data-preset-days="`...)
-			b = strconv.AppendInt(b, int64(p.Days), 10)
-			b = append(b, '"')
-		}
-		if p.Weekday >= 0 {
-			b = append(b, ` data-preset-weekday="`...)
-			b = strconv.AppendInt(b, int64(p.Weekday), 10)
-			b = append(b, '"')
-		}
-		if p.At != "" {
-			b = append(b, ` data-preset-at="`...)
-			b = appendEscaped(b, p.At)
-			b = append(b, '"')
-		}
-		b = append(b, '>')
-		b = appendEscaped(b, p.Label)
-		b = append(b, "</button>\n      "...)
-	}
-	b = append(b, "<form class=\"defer-custom\">\n        <label>Until</label>\n        <input type=\"datetime-local\" name=\"defer_until\" required>\n        <button type=\"submit\">Defer</button>\n      </form>\n    </div></template>"...)
-	return template.HTML(b)
-}()
 
 // opLabels are the buttons' texts (opLabel), made once.
 var opLabels = func() map[models.Op]string {

@@ -222,23 +222,19 @@
     menu.querySelectorAll(".defer-preset, form").forEach(function (el) {
       el.setAttribute("hx-post", d.dataset.deferPost);
       el.setAttribute("hx-target", d.dataset.deferTarget);
-      el.setAttribute("hx-swap", "outerHTML");
     });
     var input = menu.querySelector("input"), label = menu.querySelector("label");
     input.id = label.htmlFor = "defer-until-" + (++deferCount);
     d.appendChild(menu);
     htmx.process(menu);
   }
-  function deferOf(el) {
-    return el instanceof Element ? el.closest("details.defer[data-defer-post]") : null;
-  }
   document.addEventListener("click", function (evt) {
-    var s = evt.target instanceof Element && evt.target.closest("summary"), d = s && deferOf(s);
-    if (d && s.parentElement === d) fillDefer(d);
+    var s = evt.target.closest && evt.target.closest("details.defer > summary");
+    if (s) fillDefer(s.parentElement);
   }, true);
   document.addEventListener("toggle", function (evt) {
-    var d = deferOf(evt.target);
-    if (d === evt.target && d.open) fillDefer(d);
+    var d = evt.target;
+    if (d.matches && d.matches("details.defer") && d.open) fillDefer(d);
   }, true);
 
   // A finished defer menu closes when the row it belongs to is redrawn; an
