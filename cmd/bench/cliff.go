@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"flag"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -31,8 +30,6 @@ import (
 // over ten million events as over one: the table gives the ratio of the
 // p50s and the plans at the larger size.
 
-var cliffEvents = flag.Int("cliff", 0, "after the main run, seed a second database with this many events (kept for the next run with -reuse) and compare each listing's p50 on it with the main one (0: off)")
-
 const (
 	cliffDatabase = "events_cliff"
 	cliffRate     = 50 // requests a second: moderate, far below saturation
@@ -44,10 +41,10 @@ const (
 var cliffListings = []string{"today", "inbox", "activity", "upcoming", "summary", "search-en", "search-ko", "page"}
 
 func cliff(ctx context.Context, e *env) (string, error) {
-	if *cliffEvents <= 0 {
+	if e.o.cliff <= 0 {
 		return "", nil
 	}
-	n := max(10, *cliffEvents/10*10)
+	n := max(10, e.o.cliff/10*10)
 	c, seeded, reused, err := cliffDB(ctx, e, n)
 	if err != nil {
 		return "", err
@@ -253,7 +250,6 @@ func cliffDB(ctx context.Context, e *env, n int) (c *env, seeded time.Duration, 
 
 func secDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// readBy names the indexes a plan reads and any table it reads whole.
 var (
 	indexScan = regexp.MustCompile(`(?:Index Scan|Index Only Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)`)
 	seqScan   = regexp.MustCompile(`Seq Scan on (\w+)`)
@@ -276,6 +272,7 @@ func buffers(plans string) int {
 
 var bufferLine = regexp.MustCompile(`Buffers: shared(?: hit=(\d+))?( read=(\d+))?`)
 
+// readBy names the indexes a plan reads and any table it reads whole.
 func readBy(plan string) string {
 	var by []string
 	for _, m := range indexScan.FindAllStringSubmatch(plan, -1) {

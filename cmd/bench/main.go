@@ -43,6 +43,7 @@ type options struct {
 	reuse     bool
 	pprof     string
 	scenarios string
+	cliff     int
 }
 
 func main() {
@@ -57,6 +58,7 @@ func main() {
 	flag.BoolVar(&o.reuse, "reuse", false, "reuse a database seeded by an earlier run with the same -events instead of seeding again")
 	flag.StringVar(&o.pprof, "pprof", "", "folder for CPU and allocation profiles of the service during each saturation step of the first run (builds the service with -tags pprof)")
 	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all)")
+	flag.IntVar(&o.cliff, "cliff", 0, "after the main run, seed a second database with this many events (kept for the next run with -reuse) and compare each listing's p50 on it with the main one (0: off)")
 	flag.Parse()
 	o.events = max(10, o.events/10*10)
 	o.step = max(time.Second, o.step.Round(time.Second))

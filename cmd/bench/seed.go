@@ -200,14 +200,14 @@ func seedWith(ctx context.Context, db *bun.DB, n int, say func(string, ...any), 
 		conns[i] = conn
 	}
 	conn := conns[0]
-	execOn := func(conn bun.Conn, query string, args ...any) error {
-		_, err := conn.ExecContext(ctx, query, args...)
+	execOn := func(conn bun.Conn, query string) error {
+		_, err := conn.ExecContext(ctx, query)
 		if err != nil {
 			return fmt.Errorf("seed: %w\n%s", err, query)
 		}
 		return nil
 	}
-	exec := func(query string, args ...any) error { return execOn(conn, query, args...) }
+	exec := func(query string) error { return execOn(conn, query) }
 	var d dropped
 	if err := conn.NewRaw(`SELECT c.conrelid::regclass || ' ADD CONSTRAINT ' || quote_ident(c.conname) || ' ' || pg_get_constraintdef(c.oid)
 		FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid IN ('events'::regclass, 'event_history'::regclass)`).
@@ -275,7 +275,7 @@ func seedWith(ctx context.Context, db *bun.DB, n int, say func(string, ...any), 
 		say("seed: %s of %d events in %s", what.name, n, time.Since(step).Round(100*time.Millisecond))
 	}
 	step := time.Now()
-	if err := inParallel(ctx, conns[:], d.indexes, func(c bun.Conn, q string) error { return execOn(c, q) }); err != nil {
+	if err := inParallel(ctx, conns[:], d.indexes, execOn); err != nil {
 		return 0, err
 	}
 	for _, c := range d.constraints {
@@ -293,8 +293,7 @@ func seedWith(ctx context.Context, db *bun.DB, n int, say func(string, ...any), 
 			return 0, err
 		}
 	}
-	if err := inParallel(ctx, conns[:], []string{"VACUUM (ANALYZE) event_history", "VACUUM (ANALYZE) events"},
-		func(c bun.Conn, q string) error { return execOn(c, q) }); err != nil {
+	if err := inParallel(ctx, conns[:], []string{"VACUUM (ANALYZE) event_history", "VACUUM (ANALYZE) events"}, execOn); err != nil {
 		return 0, err
 	}
 	say("seed: vacuum and analyze in %s", time.Since(step).Round(100*time.Millisecond))
