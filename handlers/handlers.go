@@ -60,6 +60,9 @@ type Handlers struct {
 	static *assets
 	// admission bounds the requests doing work at once
 	admission *admission
+	// views are the templates (templates.go), for the answers that draw
+	// their rows beside them (splice.go)
+	views fiber.Views
 }
 
 // New returns the Fiber app of the service, its templates loaded and checked.
@@ -95,6 +98,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.views = engine
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
 		Views:                   engine,

@@ -91,22 +91,23 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 		return err
 	}
 	var view tabbedView
+	var slots rowSlots
 	if current.Name == "today" {
 		view = newTabbed(current, "", more(current.Path, q, page.NextCursor))
-		view.Sections = h.todaySections(page.Items)
+		view.Sections = h.todaySections(&slots, page.Items)
 	} else {
 		if current.Name == "upcoming" {
 			if page.Items, err = h.withDeferred(c, page.Items, h.svc.Now()); err != nil {
 				return err
 			}
 		}
-		rows := h.rows(page.Items)
+		rows := h.rows(&slots, page.Items)
 		view = newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	}
 	if fragment(c) {
-		return c.Render("partials/tabbed", view)
+		return h.render(c, &slots, "partials/tabbed", view)
 	}
-	return c.Render("pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
+	return h.render(c, &slots, "pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
 }
 
 // detailPage: GET /events/{id}.

@@ -28,8 +28,9 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 // button that fetches the next page from more.
 func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
 	if fragment(c) {
-		rows := h.rows(page.Items)
-		return c.Render("partials/event_rows", listView{Rows: rows, More: more})
+		var slots rowSlots
+		rows := h.rows(&slots, page.Items)
+		return h.render(c, &slots, "partials/event_rows", listView{Rows: rows, More: more})
 	}
 	return sendPage(c, page)
 }

@@ -42,13 +42,18 @@ func drawRows(rows []rowView, before, after string) template.HTML {
 	for i := range rows {
 		n += len(before) + rowBytes(&rows[i]) + len(after)
 	}
-	b := make([]byte, 0, n)
+	b := appendRows(make([]byte, 0, n), rows, before, after)
+	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// appendRows appends rows drawn, each between before and after.
+func appendRows(b []byte, rows []rowView, before, after string) []byte {
 	for i := range rows {
 		b = append(b, before...)
 		b = appendRow(b, &rows[i])
 		b = append(b, after...)
 	}
-	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
+	return b
 }
 
 // OpsHTML is the row's lifecycle buttons drawn (the detail section).

@@ -344,26 +344,90 @@ func TestListHTMLGolden(t *testing.T) {
 		events = append(events, r.Event)
 	}
 	today := models.DayStart(corpusNow, loc, 0)
-	view := newTabbed(tabs[0], "", "/api/events/today?cursor=x")
-	view.Sections = todaySectionsAt(events, loc, today, corpusNow)
-	var b bytes.Buffer
-	if err := engine.Render(&b, "partials/tabbed", view); err != nil {
-		t.Fatal(err)
+	// draw renders the two tabs, their rows drawn in place (slots nil) or
+	// spliced in after the template (splice.go), as the answers do.
+	draw := func(slots *rowSlots) []byte {
+		var b bytes.Buffer
+		view := newTabbed(tabs[0], "", "/api/events/today?cursor=x")
+		view.Sections = todaySectionsAt(slots, events, loc, today, corpusNow)
+		if err := engine.Render(&b, "partials/tabbed", view); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("\n== a list tab\n")
+		list := newTabbed(tabs[1], "", "/api/events/inbox?cursor=x")
+		list.List.Rows = rowsAt(slots, events, loc, today, corpusNow)
+		if err := engine.Render(&b, "partials/tabbed", list); err != nil {
+			t.Fatal(err)
+		}
+		if slots == nil {
+			return b.Bytes()
+		}
+		if len(slots.lists) != 6 {
+			t.Fatalf("%d lists placed, want 6 (five sections and a list)", len(slots.lists))
+		}
+		out, err := slots.splice(nil, b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
-	b.WriteString("\n== a list tab\n")
-	list := newTabbed(tabs[1], "", "/api/events/inbox?cursor=x")
-	list.List.Rows = rowsAt(events, loc, today, corpusNow)
-	if err := engine.Render(&b, "partials/tabbed", list); err != nil {
-		t.Fatal(err)
-	}
-	want := golden(t, listsGolden, b.Bytes())
-	if got := b.String(); got != string(want) {
+	want := golden(t, listsGolden, draw(nil))
+	for _, how := range []struct {
+		name string
+		got  []byte
+	}{{"drawn in place", draw(nil)}, {"spliced", draw(&rowSlots{})}} {
+		got := string(how.got)
+		if got == string(want) {
+			continue
+		}
 		i := 0
 		for i < min(len(got), len(want)) && got[i] == want[i] {
 			i++
 		}
-		t.Fatalf("the lists differ at byte %d of %d (want %d):\n got: %q\nwant: %q", i, len(got), len(want),
+		t.Fatalf("the lists %s differ at byte %d of %d (want %d):\n got: %q\nwant: %q", how.name, i, len(got), len(want),
 			got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
+	}
+}
+
+// TestSpliceMarkerInText: a stored text that reads like a row marker is
+// printed as text, escaped, and a marker that names no list is an error,
+// not a page with a hole in it.
+func TestSpliceMarkerInText(t *testing.T) {
+	static, err := embeddedAssets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := newEngine(loc, static)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := slotOpen + "0" + slotClose
+	var slots rowSlots
+	row := newRow(models.Event{ID: 7, Kind: models.KindTask, Status: models.StatusPlanned, Title: marker}, loc, corpusNow, targetSelf, "")
+	view := searchPage{chrome: chrome{Title: marker, Zone: "Asia/Seoul"}, Q: marker, Searched: true, Count: 1,
+		List: listView{Rows: slots.place([]rowView{row}, "", "\n")}}
+	var b bytes.Buffer
+	if err := engine.Render(&b, "pages/search", view); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), slotOpen); n != 1 {
+		t.Fatalf("%d markers in the rendered page, want the one placed", n)
+	}
+	out, err := slots.splice(nil, b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(out)
+	if strings.Contains(page, slotOpen) || !strings.Contains(page, `id="event-7"`) ||
+		!strings.Contains(page, "&lt;!--rows 0--&gt;") {
+		t.Fatalf("the page lost a row or printed a marker:\n%s", page)
+	}
+	if _, err := (&rowSlots{}).splice(nil, b.Bytes()); err == nil {
+		t.Fatal("a marker naming no list was spliced")
 	}
 }
 

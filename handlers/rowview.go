@@ -50,20 +50,21 @@ func (h *Handlers) row(e models.Event, message string) rowView {
 	return r
 }
 
-// rows draws the rows of a list (rowhtml.go), each followed by a newline.
-func (h *Handlers) rows(events []models.Event) template.HTML {
-	return rowsAt(events, h.svc.Location(), h.today(), h.svc.Now())
+// rows places events as the rows of a list in s (splice.go), each followed
+// by a newline.
+func (h *Handlers) rows(s *rowSlots, events []models.Event) template.HTML {
+	return rowsAt(s, events, h.svc.Location(), h.today(), h.svc.Now())
 }
 
-// rowsAt draws events as rows of a list in loc, on the day that starts at
-// today, at now.
-func rowsAt(events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
+// rowsAt places events in s as rows of a list in loc, on the day that
+// starts at today, at now.
+func rowsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
 	rows := make([]rowView, len(events))
 	for i, e := range events {
 		rows[i] = newRow(e, loc, today, targetSelf, "")
 		rows[i].markPast(now)
 	}
-	return drawRows(rows, "", "\n")
+	return s.place(rows, "", "\n")
 }
 
 // today is the start of the service's current day, for overdue marks.
@@ -73,7 +74,7 @@ func (h *Handlers) today() time.Time {
 
 // listView is a page of drawn rows and the address of the next page, if any.
 type listView struct {
-	Rows template.HTML // each row followed by a newline (drawRows)
+	Rows template.HTML // each row followed by a newline (rowSlots.place)
 	More string
 }
 

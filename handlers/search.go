@@ -43,14 +43,15 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	var slots rowSlots
 	if view.Searched = len(lq.Words) > 0; view.Searched {
 		page, err := h.svc.List(c.UserContext(), lq)
 		if err != nil {
 			return err
 		}
-		rows := h.rows(page.Items)
+		rows := h.rows(&slots, page.Items)
 		view.Count = len(page.Items)
 		view.List = listView{Rows: rows, More: more("/api/events", api, page.NextCursor)}
 	}
-	return c.Render("pages/search", view)
+	return h.render(c, &slots, "pages/search", view)
 }

@@ -68,13 +68,14 @@ func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
 	if err != nil {
 		return err
 	}
-	rows := h.rows(page.Items)
+	var slots rowSlots
+	rows := h.rows(&slots, page.Items)
 	current := tab{Name: "tag", Label: "#" + shown(tag), Listing: l, Path: l.apiPath(),
 		Empty: "No events are tagged #" + shown(tag) + "."}
 	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	view.Tag = shown(tag)
 	if fragment(c) {
-		return c.Render("partials/tabbed", view)
+		return h.render(c, &slots, "partials/tabbed", view)
 	}
-	return c.Render("pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
+	return h.render(c, &slots, "pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
 }

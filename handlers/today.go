@@ -33,7 +33,7 @@ var todayHeadings = []struct{ Key, Heading string }{
 // todaySection is one section of Today: its rows, drawn.
 type todaySection struct {
 	Key, Heading string
-	Rows         template.HTML // each row on a line of its own (drawRows)
+	Rows         template.HTML // each row on a line of its own (rowSlots.place)
 	Records      bool          // the quick-record line inserts here
 	Tasks        bool          // the task capture line inserts here
 }
@@ -87,13 +87,13 @@ func doneAt(e *models.Event) time.Time {
 // todaySections sorts the Today listing's events into the sections and
 // draws them. The listing's order (overdue oldest first, then span start)
 // is kept within each section but Done & logged, which runs newest first.
-func (h *Handlers) todaySections(events []models.Event) []todaySection {
-	return todaySectionsAt(events, h.svc.Location(), h.today(), h.svc.Now())
+func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySection {
+	return todaySectionsAt(s, events, h.svc.Location(), h.today(), h.svc.Now())
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
-// today, at now.
-func todaySectionsAt(events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
+// today, at now: their rows placed in s (splice.go).
+func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
 	byKey := map[string][]rowView{}
 	for _, e := range events {
 		r := newRow(e, loc, today, targetSelf, "")
@@ -125,7 +125,7 @@ func todaySectionsAt(events []models.Event, loc *time.Location, today, now time.
 	out := make([]todaySection, len(todayHeadings))
 	for i, hd := range todayHeadings {
 		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo,
-			Rows: drawRows(byKey[hd.Key], "\n      ", "")}
+			Rows: s.place(byKey[hd.Key], "\n      ", "")}
 	}
 	return out
 }

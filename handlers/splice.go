@@ -1,0 +1,107 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"slices"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/bytebufferpool"
+)
+
+// The rows of a list go into the answer beside its template, not through
+// it. html/template prints a value through fmt: the drawn rows of a page,
+// 100 to 300 KB, were copied into a buffer of fmt's own (too large for its
+// pool, so a new one each time), then into the template's buffer, then into
+// the response, and the garbage collector cleared the copies after: about
+// a third of the service's CPU on a page of rows (README, Performance).
+// Instead the template prints a marker where the rows go (rowSlots.place),
+// and Handlers.render draws each list of rows straight into the answer at
+// its marker.
+//
+// A marker cannot come from stored text: every text the templates print is
+// escaped, so no '<' of it reaches the output, and the rows themselves,
+// which hold escaped text only, are never searched for markers.
+
+// rowSlots are the lists of rows one answer places. A nil *rowSlots draws
+// the rows in place, into the template.HTML the template prints (the
+// templates' check at start, the golden tests).
+type rowSlots struct{ lists []rowList }
+
+// rowList is rows to draw, each between before and after (drawRows).
+type rowList struct {
+	rows          []rowView
+	before, after string
+}
+
+const (
+	slotOpen  = "<!--rows "
+	slotClose = "-->"
+)
+
+// place is what a template prints where rows go: their marker, or the rows
+// drawn when s is nil; "" for no rows, so that {{if}} and {{with}} read it
+// as before.
+func (s *rowSlots) place(rows []rowView, before, after string) template.HTML {
+	if len(rows) == 0 {
+		return ""
+	}
+	if s == nil {
+		return drawRows(rows, before, after)
+	}
+	s.lists = append(s.lists, rowList{rows, before, after})
+	return template.HTML(slotOpen + strconv.Itoa(len(s.lists)-1) + slotClose)
+}
+
+// render answers the template name over bind as HTML, the markers of s
+// replaced by their rows: what c.Render does, with the rows drawn into the
+// answer.
+func (h *Handlers) render(c *fiber.Ctx, s *rowSlots, name string, bind any) error {
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	if err := h.views.Render(buf, name, bind); err != nil {
+		return fmt.Errorf("failed to render: %w", err)
+	}
+	bp := pageBuffers.Get().(*[]byte)
+	b, err := s.splice((*bp)[:0], buf.B)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Response().SetBody(b) // copies into the response's own pooled buffer
+	if cap(b) <= 4<<20 {
+		*bp = b
+		pageBuffers.Put(bp)
+	}
+	return nil
+}
+
+// splice appends to dst the rendered template, each marker replaced by its
+// list's rows drawn.
+func (s *rowSlots) splice(dst, rendered []byte) ([]byte, error) {
+	n := len(rendered)
+	for i := range s.lists {
+		l := &s.lists[i]
+		for j := range l.rows {
+			n += len(l.before) + rowBytes(&l.rows[j]) + len(l.after)
+		}
+	}
+	dst = slices.Grow(dst, n)
+	for {
+		i := bytes.Index(rendered, []byte(slotOpen))
+		if i < 0 {
+			return append(dst, rendered...), nil
+		}
+		dst = append(dst, rendered[:i]...)
+		rendered = rendered[i+len(slotOpen):]
+		end := bytes.Index(rendered, []byte(slotClose))
+		k, err := strconv.Atoi(string(rendered[:max(end, 0)]))
+		if end < 0 || err != nil || k >= len(s.lists) {
+			return dst, fmt.Errorf("failed to render: a row marker names no list: %.40q", rendered)
+		}
+		dst = appendRows(dst, s.lists[k].rows, s.lists[k].before, s.lists[k].after)
+		rendered = rendered[end+len(slotClose):]
+	}
+}
