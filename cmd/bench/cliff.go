@@ -59,7 +59,10 @@ func cliff(ctx context.Context, e *env) (string, error) {
 	if e.o.pin {
 		cpu = 1
 	}
-	if c.service, err = harness.Start(ctx, bin, harness.Options{Env: []string{"DATABASE_URL=" + c.dsn}, CPU: cpu}); err != nil {
+	if c.now, err = seedClock(ctx, c.db); err != nil {
+		return "", err
+	}
+	if c.service, err = harness.Start(ctx, bin, harness.Options{Env: c.serviceEnv(), CPU: cpu}); err != nil {
 		return "", err
 	}
 	defer c.service.Stop()

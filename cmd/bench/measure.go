@@ -435,9 +435,9 @@ func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, l
 	if e.seedTime > 0 {
 		seeded = "seeded in " + e.seedTime.Round(time.Second).String()
 	}
-	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; taken %s; load average %s before, %s after.\n\n",
+	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
 		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.pairs,
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
+		e.now.Format("2006-01-02 15:04 MST"), time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	if e.o.pin {
 		b.WriteString("CPU 0: the load generator (vegeta in the harness) and pgbench; CPU 1: the service and PostgreSQL.\n\n")
 	} else {

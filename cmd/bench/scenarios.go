@@ -41,7 +41,6 @@ type scenario struct {
 }
 
 var (
-	benchNow     = time.Now().UTC().Truncate(time.Second)
 	jsonHeader   = http.Header{"Content-Type": {"application/json"}}
 	formHeader   = http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "HX-Request": {"true"}}
 	pageHeader   = http.Header{"Accept": {"text/html"}}
@@ -61,52 +60,59 @@ func post(path string, body []byte, h http.Header) func(e *env) []vegeta.Target 
 	}
 }
 
+// getAt is get of the path made for the service's clock at its start.
+func getAt(path func(now time.Time) string, h http.Header) func(e *env) []vegeta.Target {
+	return func(e *env) []vegeta.Target { return get(path(e.now), h)(e) }
+}
+
 func static(sample func(e *env) []vegeta.Target) func(e *env) vegeta.Targeter {
 	return func(e *env) vegeta.Targeter { return vegeta.NewStaticTargeter(sample(e)...) }
 }
 
-func activityPath() string {
+func activityPath(now time.Time) string {
 	return "/api/events/activity?" + url.Values{
-		"from": {benchNow.AddDate(0, 0, -7).Format(time.RFC3339)},
-		"to":   {benchNow.Format(time.RFC3339)},
+		"from": {now.AddDate(0, 0, -7).Format(time.RFC3339)},
+		"to":   {now.Format(time.RFC3339)},
 	}.Encode()
 }
 
-func upcomingPath() string {
+func upcomingPath(now time.Time) string {
 	return "/api/events?" + url.Values{
-		"from":   {benchNow.Format(time.RFC3339)},
-		"to":     {benchNow.AddDate(0, 0, 14).Format(time.RFC3339)},
+		"from":   {now.Format(time.RFC3339)},
+		"to":     {now.AddDate(0, 0, 14).Format(time.RFC3339)},
 		"status": {"planned,tentative,in_progress,waiting,deferred,done"},
 	}.Encode()
 }
 
-// summaryPath is the summary of the seven local days up to benchNow's day
+// summaryPath is the summary of the seven local days up to now's day
 // (in the service's zone, Asia/Seoul): its days, logs and completions.
-func summaryPath() string {
+func summaryPath(now time.Time) string {
 	return "/api/events/summary?" + url.Values{
-		"from": {benchNow.AddDate(0, 0, -6).Format(time.RFC3339)},
-		"to":   {benchNow.Format(time.RFC3339)},
+		"from": {now.AddDate(0, 0, -6).Format(time.RFC3339)},
+		"to":   {now.Format(time.RFC3339)},
 	}.Encode()
 }
 
 // reviewPath is the review page of the same week: the summary, the
 // logbook of every entry of the week and the page around them.
-func reviewPath() string {
+func reviewPath(now time.Time) string {
 	return "/events/review?" + url.Values{
-		"from": {benchNow.AddDate(0, 0, -6).Format(time.RFC3339)},
-		"to":   {benchNow.Format(time.RFC3339)},
+		"from": {now.AddDate(0, 0, -6).Format(time.RFC3339)},
+		"to":   {now.Format(time.RFC3339)},
 	}.Encode()
 }
 
-// exportPath is the CSV export of the months before benchNow, read in
-// batches of 1,000: a month is about 8,000 events at 1,000,000 over ten
-// years, a year about 100,000.
-func exportPath(months int) string {
-	return "/api/events/export?" + url.Values{
-		"format": {"csv"},
-		"from":   {benchNow.AddDate(0, -months, 0).Format(time.RFC3339)},
-		"to":     {benchNow.Format(time.RFC3339)},
-	}.Encode()
+// exportPath is the CSV export of the months before the service's clock,
+// read in batches of 1,000: a month is about 8,000 events at 1,000,000 over
+// ten years, a year about 100,000.
+func exportPath(months int) func(now time.Time) string {
+	return func(now time.Time) string {
+		return "/api/events/export?" + url.Values{
+			"format": {"csv"},
+			"from":   {now.AddDate(0, -months, 0).Format(time.RFC3339)},
+			"to":     {now.Format(time.RFC3339)},
+		}.Encode()
+	}
 }
 
 func scenarios() []*scenario {
@@ -115,19 +121,19 @@ func scenarios() []*scenario {
 		{key: "record", name: "quick record `POST /api/events`", write: true, sample: post("/api/events", recordBody, jsonHeader)},
 		{key: "today", name: "Today `GET /api/events/today`", explain: true, sample: get("/api/events/today", nil)},
 		{key: "inbox", name: "Inbox `GET /api/events/inbox`", explain: true, sample: get("/api/events/inbox", nil)},
-		{key: "activity", name: "Activity, a week", explain: true, sample: get(activityPath(), nil)},
-		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: get(upcomingPath(), nil)},
+		{key: "activity", name: "Activity, a week", explain: true, sample: getAt(activityPath, nil)},
+		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: getAt(upcomingPath, nil)},
 		{key: "lifecycle", name: "complete / reactivate", write: true},
 		{key: "page", name: "Today page `GET /events` (HTML, its sections, every row drawn cold)", sample: todayPage},
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
-		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: get(summaryPath(), nil)},
-		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: get(reviewPath(), pageHeader)},
+		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: getAt(summaryPath, nil)},
+		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: getAt(reviewPath, pageHeader)},
 		// The seed puts "deploy" in one title of 500 and "회의록" in another: each query is
 		// 3 characters, served by the trigram index.
 		{key: "search-en", name: "search `q=dep` (English, 3 characters)", explain: true, sample: get("/api/events?q=dep", nil)},
 		{key: "search-ko", name: "search `q=회의록` (Korean, 3 characters)", explain: true, sample: get("/api/events?q="+url.QueryEscape("회의록"), nil)},
-		{key: "export", name: "export a month as CSV `GET /api/events/export`", sample: get(exportPath(1), nil)},
-		{key: "export-year", name: "export a year as CSV (100,000 events at 1M)", sample: get(exportPath(12), nil), minStep: 10 * time.Second},
+		{key: "export", name: "export a month as CSV `GET /api/events/export`", sample: getAt(exportPath(1), nil)},
+		{key: "export-year", name: "export a year as CSV (100,000 events at 1M)", sample: getAt(exportPath(12), nil), minStep: 10 * time.Second},
 	}
 	for _, s := range list {
 		switch {

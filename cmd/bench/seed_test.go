@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"events/app"
 	"events/app/dbtest"
@@ -72,6 +73,20 @@ func TestSeedInSlicesIsTheSeedInOne(t *testing.T) {
 	want := struct{ Events, Inbox, Overdue, Deferred, Running, Pool, Deploy, Korean, ForeignKeys int }{n, 1, 1, 1, 1, 1000, (n-7)/500 + 1, (n-257)/500 + 1, 2}
 	if counts != want {
 		t.Errorf("seeded %+v, want %+v", counts, want)
+	}
+	// the service's clock in the bench: 18:00 in Seoul on the day before
+	// the seed's last moment, which is when the seed ran
+	clock, err := seedClock(ctx, sliced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Time
+	if err := sliced.NewRaw("SELECT max(created_at) FROM events").Scan(ctx, &last); err != nil {
+		t.Fatal(err)
+	}
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	if l := clock.In(seoul); l.Hour() != 18 || l.Minute() != 0 || last.Sub(clock) < 6*time.Hour || last.Sub(clock) >= 30*time.Hour {
+		t.Errorf("the clock starts at %s, for a seed whose last event is of %s", l, last.In(seoul))
 	}
 	var after []string
 	if err := sliced.NewRaw(`SELECT pg_get_indexdef(indexrelid) FROM pg_index

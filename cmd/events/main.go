@@ -134,7 +134,7 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 	if ok, ctype, err := app.SearchReadsHangul(mctx, db); err == nil && !ok {
 		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; the README (Search and export) says how to move it to C.UTF-8", "lc_ctype", ctype)
 	}
-	return app.NewService(db, cfg.Location, time.Now), fault, func() { db.Close(); stopCluster() }, nil
+	return app.NewService(db, cfg.Location, clock), fault, func() { db.Close(); stopCluster() }, nil
 }
 
 // embeddedOptions are the options of the embedded database.
