@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/template/html/v2"
+
 	"events/models"
 )
 
@@ -322,11 +324,9 @@ func processCPU() int64 {
 
 const listsGolden = "testdata/lists.golden.gz"
 
-// TestListHTMLGolden: the Today tab (its five sections) and a list tab,
-// each over every event of the row corpus, are drawn byte for byte as
-// before rows were joined in Go (testdata/lists.golden.gz, recorded with
-// -update-rows from the code of that time).
-func TestListHTMLGolden(t *testing.T) {
+// testEngine is the service's templates, in Asia/Seoul.
+func testEngine(t *testing.T) (*html.Engine, *time.Location) {
+	t.Helper()
 	static, err := embeddedAssets()
 	if err != nil {
 		t.Fatal(err)
@@ -339,6 +339,15 @@ func TestListHTMLGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return engine, loc
+}
+
+// TestListHTMLGolden: the Today tab (its five sections) and a list tab,
+// each over every event of the row corpus, are drawn byte for byte as
+// before rows were joined in Go (testdata/lists.golden.gz, recorded with
+// -update-rows from the code of that time).
+func TestListHTMLGolden(t *testing.T) {
+	engine, loc := testEngine(t)
 	var events []models.Event
 	for _, r := range rowCorpus(loc) {
 		events = append(events, r.Event)
@@ -393,18 +402,7 @@ func TestListHTMLGolden(t *testing.T) {
 // printed as text, escaped, and a marker that names no list is an error,
 // not a page with a hole in it.
 func TestSpliceMarkerInText(t *testing.T) {
-	static, err := embeddedAssets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, err := time.LoadLocation("Asia/Seoul")
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine, err := newEngine(loc, static)
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine, loc := testEngine(t)
 	marker := slotOpen + "0" + slotClose
 	var slots rowSlots
 	row := newRow(models.Event{ID: 7, Kind: models.KindTask, Status: models.StatusPlanned, Title: marker}, loc, corpusNow, targetSelf, "")
