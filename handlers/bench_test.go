@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http/httptest"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,7 +80,7 @@ func BenchmarkEventsPage(b *testing.B) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu := processCPU()
+	cpu := handlers.ProcessCPU()
 	for b.Loop() {
 		req := httptest.NewRequest("GET", "/events", nil)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -95,7 +94,7 @@ func BenchmarkEventsPage(b *testing.B) {
 			b.Fatalf("GET /events: %d, %q, %d bytes", res.StatusCode, res.Header.Get("Content-Encoding"), n)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/120, "cpu-ns/row")
+	b.ReportMetric(float64(handlers.ProcessCPU()-cpu)/float64(b.N)/120, "cpu-ns/row")
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/120, "allocs/row")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/120, "ns/row")
@@ -173,15 +172,4 @@ func BenchmarkCompressFragment(b *testing.B) {
 			})
 		}
 	}
-}
-
-// processCPU is the CPU time the process has used (user and system, every
-// thread), in ns: on a shared machine it moves much less than the wall
-// clock.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

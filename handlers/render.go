@@ -57,11 +57,18 @@ func sendPage(c *fiber.Ctx, page app.Page[models.Event]) error {
 		b = models.AppendJSONString(b, *page.NextCursor)
 	}
 	b = append(b, "}\n"...)
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	c.Response().SetBody(b) // copies into the response's own pooled buffer (c.Send would keep b)
+	sendPooled(c, fiber.MIMEApplicationJSON, &pageBuffers, bp, b)
+	return nil
+}
+
+// sendPooled answers b, of type ctype, and puts it back into pool as *bp
+// for the next answer: SetBody copies it into the response's own pooled
+// buffer (c.Send would keep b). A buffer grown past 4 MiB is let go.
+func sendPooled(c *fiber.Ctx, ctype string, pool *sync.Pool, bp *[]byte, b []byte) {
+	c.Set(fiber.HeaderContentType, ctype)
+	c.Response().SetBody(b)
 	if cap(b) <= 4<<20 {
 		*bp = b
-		pageBuffers.Put(bp)
+		pool.Put(bp)
 	}
-	return nil
 }

@@ -29,31 +29,43 @@ import (
 // /events/{id} and the tag's listing, are built from an integer and from
 // url.QueryEscape, which html/template's URL normaliser leaves as they are.
 
-// drawRows draws rows one after the other, each between before and after,
-// into one piece of HTML for a template to place: one allocation, and one
-// value for the template rather than one a row. The bytes are made here
-// and never written again, so they become the string as they are, without
-// a copy (what strings.Builder does).
-func drawRows(rows []rowView, before, after string) template.HTML {
-	if len(rows) == 0 {
-		return ""
-	}
-	n := 0
-	for i := range rows {
-		n += len(before) + rowBytes(&rows[i]) + len(after)
-	}
-	b := appendRows(make([]byte, 0, n), rows, before, after)
-	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
+// rowList is rows to draw one after the other, each between before and
+// after: a list's rows, into one piece of HTML (html) or straight into an
+// answer (rowSlots, splice.go).
+type rowList struct {
+	rows          []rowView
+	before, after string
 }
 
-// appendRows appends rows drawn, each between before and after.
-func appendRows(b []byte, rows []rowView, before, after string) []byte {
-	for i := range rows {
-		b = append(b, before...)
-		b = appendRow(b, &rows[i])
-		b = append(b, after...)
+// size is a guess of l drawn, so that drawing it is one allocation.
+func (l *rowList) size() int {
+	n := 0
+	for i := range l.rows {
+		n += len(l.before) + rowBytes(&l.rows[i]) + len(l.after)
+	}
+	return n
+}
+
+// appendTo appends l drawn.
+func (l *rowList) appendTo(b []byte) []byte {
+	for i := range l.rows {
+		b = append(b, l.before...)
+		b = appendRow(b, &l.rows[i])
+		b = append(b, l.after...)
 	}
 	return b
+}
+
+// html is l drawn into one piece of HTML for a template to place: one
+// allocation, and one value for the template rather than one a row. The
+// bytes are made here and never written again, so they become the string
+// as they are, without a copy (what strings.Builder does).
+func (l rowList) html() template.HTML {
+	if len(l.rows) == 0 {
+		return ""
+	}
+	b := l.appendTo(make([]byte, 0, l.size()))
+	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // OpsHTML is the row's lifecycle buttons drawn (the detail section).
@@ -75,11 +87,7 @@ func rowBytes(r *rowView) int {
 // refused change of the row.
 func sendRow(c *fiber.Ctx, r rowView) error {
 	bp := rowBuffers.Get().(*[]byte)
-	b := appendRow((*bp)[:0], &r)
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	c.Response().SetBody(b) // copies
-	*bp = b
-	rowBuffers.Put(bp)
+	sendPooled(c, fiber.MIMETextHTMLCharsetUTF8, &rowBuffers, bp, appendRow((*bp)[:0], &r))
 	return nil
 }
 

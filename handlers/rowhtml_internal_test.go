@@ -219,7 +219,7 @@ func drawPart(w io.Writer, part string, r rowView) error {
 	var h template.HTML
 	switch part {
 	case "partials/event_row":
-		h = drawRows([]rowView{r}, "", "")
+		h = rowList{rows: []rowView{r}}.html()
 	case "partials/ops":
 		h = r.OpsHTML()
 	case "partials/undo_note":
@@ -297,24 +297,25 @@ func BenchmarkRowCold(b *testing.B) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu := processCPU()
+	cpu := ProcessCPU()
 	for b.Loop() {
-		if h := drawRows(rows, "", "\n"); len(h) < 300*len(rows) {
+		if h := (rowList{rows: rows, after: "\n"}).html(); len(h) < 300*len(rows) {
 			b.Fatal(len(h))
 		}
 	}
 	n := float64(b.N) * float64(len(rows))
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/row")
-	b.ReportMetric(float64(processCPU()-cpu)/n, "cpu-ns/row")
+	b.ReportMetric(float64(ProcessCPU()-cpu)/n, "cpu-ns/row")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/row")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/row")
 }
 
-// processCPU is the CPU time the process has used (user and system, every
+// ProcessCPU is the CPU time the process has used (user and system, every
 // thread, the collector's included), in ns: on a shared machine it moves
-// much less than the wall clock.
-func processCPU() int64 {
+// much less than the wall clock. Exported for the benchmarks of
+// handlers_test (bench_test.go).
+func ProcessCPU() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -380,11 +381,12 @@ func TestListHTMLGolden(t *testing.T) {
 		}
 		return out
 	}
-	want := golden(t, listsGolden, draw(nil))
+	inPlace := draw(nil)
+	want := golden(t, listsGolden, inPlace)
 	for _, how := range []struct {
 		name string
 		got  []byte
-	}{{"drawn in place", draw(nil)}, {"spliced", draw(&rowSlots{})}} {
+	}{{"drawn in place", inPlace}, {"spliced", draw(&rowSlots{})}} {
 		got := string(how.got)
 		if got == string(want) {
 			continue

@@ -30,12 +30,6 @@ import (
 // templates' check at start, the golden tests).
 type rowSlots struct{ lists []rowList }
 
-// rowList is rows to draw, each between before and after (drawRows).
-type rowList struct {
-	rows          []rowView
-	before, after string
-}
-
 const (
 	slotOpen  = "<!--rows "
 	slotClose = "-->"
@@ -45,13 +39,11 @@ const (
 // drawn when s is nil; "" for no rows, so that {{if}} and {{with}} read it
 // as before.
 func (s *rowSlots) place(rows []rowView, before, after string) template.HTML {
-	if len(rows) == 0 {
-		return ""
+	l := rowList{rows, before, after}
+	if len(rows) == 0 || s == nil {
+		return l.html()
 	}
-	if s == nil {
-		return drawRows(rows, before, after)
-	}
-	s.lists = append(s.lists, rowList{rows, before, after})
+	s.lists = append(s.lists, l)
 	return template.HTML(slotOpen + strconv.Itoa(len(s.lists)-1) + slotClose)
 }
 
@@ -69,12 +61,7 @@ func (h *Handlers) render(c *fiber.Ctx, s *rowSlots, name string, bind any) erro
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	c.Response().SetBody(b) // copies into the response's own pooled buffer
-	if cap(b) <= 4<<20 {
-		*bp = b
-		pageBuffers.Put(bp)
-	}
+	sendPooled(c, fiber.MIMETextHTMLCharsetUTF8, &pageBuffers, bp, b)
 	return nil
 }
 
@@ -83,10 +70,7 @@ func (h *Handlers) render(c *fiber.Ctx, s *rowSlots, name string, bind any) erro
 func (s *rowSlots) splice(dst, rendered []byte) ([]byte, error) {
 	n := len(rendered)
 	for i := range s.lists {
-		l := &s.lists[i]
-		for j := range l.rows {
-			n += len(l.before) + rowBytes(&l.rows[j]) + len(l.after)
-		}
+		n += s.lists[i].size()
 	}
 	dst = slices.Grow(dst, n)
 	for {
@@ -101,7 +85,7 @@ func (s *rowSlots) splice(dst, rendered []byte) ([]byte, error) {
 		if end < 0 || err != nil || k >= len(s.lists) {
 			return dst, fmt.Errorf("failed to render: a row marker names no list: %.40q", rendered)
 		}
-		dst = appendRows(dst, s.lists[k].rows, s.lists[k].before, s.lists[k].after)
+		dst = s.lists[k].appendTo(dst)
 		rendered = rendered[end+len(slotClose):]
 	}
 }
