@@ -30,7 +30,7 @@ func setETag(c *fiber.Ctx, e models.Event) {
 }
 
 // ETag is the validator the row was drawn with (data-etag).
-func (r rowView) ETag() string { return app.ETag(r.Event) }
+func (r rowView) ETag() string { return app.ETag(*r.Event) }
 
 // ifMatch reads the If-Match header (RFC 9110, 13.1.1): nil when there is
 // none, "*", or a list of entity tags; several header lines add up. A value

@@ -140,7 +140,7 @@ func newDetail(e models.Event, loc *time.Location, values url.Values, errs model
 	}
 	form := newForm(e.Kind, values, errs, loc)
 	dueDayHint(&form, e, loc)
-	return detailView{Row: newRow(e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
+	return detailView{Row: newRow(&e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
 }
 
 func (h *Handlers) detail(e models.Event, values url.Values, errs models.FieldErrors, saved, message string) detailView {

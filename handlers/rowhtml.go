@@ -104,7 +104,7 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = appendEscaped(b, string(r.Status))
 	b = append(b, `" data-etag="`...)
 	var etag [48]byte
-	b = appendEscaped(b, app.AppendETag(etag[:0], &r.Event))
+	b = appendEscaped(b, app.AppendETag(etag[:0], r.Event))
 	b = append(b, '"')
 	if overdue {
 		b = append(b, ` data-overdue="true"`...)

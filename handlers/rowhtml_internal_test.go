@@ -164,7 +164,7 @@ func rowCorpus(loc *time.Location) []rowView {
 		if pick(7) == 0 {
 			target = targetDetail
 		}
-		r := newRow(e, loc, models.DayStart(corpusNow, loc, 0), target, corpusMessages[pick(len(corpusMessages))])
+		r := newRow(&e, loc, models.DayStart(corpusNow, loc, 0), target, corpusMessages[pick(len(corpusMessages))])
 		r.Note = corpusNotes[pick(len(corpusNotes))]
 		r.UndoNote = corpusUndo[pick(len(corpusUndo))]
 		r.markPast(corpusNow)
@@ -351,7 +351,7 @@ func TestListHTMLGolden(t *testing.T) {
 	engine, loc := testEngine(t)
 	var events []models.Event
 	for _, r := range rowCorpus(loc) {
-		events = append(events, r.Event)
+		events = append(events, *r.Event)
 	}
 	today := models.DayStart(corpusNow, loc, 0)
 	// draw renders the two tabs, their rows drawn in place (slots nil) or
@@ -407,7 +407,7 @@ func TestSpliceMarkerInText(t *testing.T) {
 	engine, loc := testEngine(t)
 	marker := slotOpen + "0" + slotClose
 	var slots rowSlots
-	row := newRow(models.Event{ID: 7, Kind: models.KindTask, Status: models.StatusPlanned, Title: marker}, loc, corpusNow, targetSelf, "")
+	row := newRow(&models.Event{ID: 7, Kind: models.KindTask, Status: models.StatusPlanned, Title: marker}, loc, corpusNow, targetSelf, "")
 	view := searchPage{chrome: chrome{Title: marker, Zone: "Asia/Seoul"}, Q: marker, Searched: true, Count: 1,
 		List: listView{Rows: slots.place([]rowView{row}, "", "\n")}}
 	var b bytes.Buffer

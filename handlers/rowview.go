@@ -20,15 +20,15 @@ const (
 
 // rowView is one event as a row of a list.
 type rowView struct {
-	models.Event
-	Ops     []models.Op // the lifecycle operations the row offers
-	Loc     *time.Location
-	Message string    // a short note, such as why an operation was refused
-	Note    string    // what a capture text was read as, on a new row (capture.go)
-	Target  string    // where the answer to a lifecycle button goes
-	Today   time.Time // the start of the service's day: an open task due before it is overdue
-	Past    bool      // a calendar entry or timed task that has ended (markPast)
-	Elapsed string    // a running log's time so far, "1 h 25 min" (markPast)
+	*models.Event             // the row's event, not a copy: a list's rows point into the slice it was read into
+	Ops           []models.Op // the lifecycle operations the row offers
+	Loc           *time.Location
+	Message       string    // a short note, such as why an operation was refused
+	Note          string    // what a capture text was read as, on a new row (capture.go)
+	Target        string    // where the answer to a lifecycle button goes
+	Today         time.Time // the start of the service's day: an open task due before it is overdue
+	Past          bool      // a calendar entry or timed task that has ended (markPast)
+	Elapsed       string    // a running log's time so far, "1 h 25 min" (markPast)
 
 	// UndoNote is the message after a complete, cancel or defer that offers
 	// the undo, "" otherwise (undoview.go).
@@ -36,16 +36,16 @@ type rowView struct {
 }
 
 // newRow is e as a row whose buttons answer into target.
-func newRow(e models.Event, loc *time.Location, today time.Time, target, message string) rowView {
+func newRow(e *models.Event, loc *time.Location, today time.Time, target, message string) rowView {
 	r := rowView{Event: e, Loc: loc, Message: message, Target: target, Today: today}
 	if e.Kind != models.KindActivityLog { // logs are not lifecycle targets in the UI
-		r.Ops = models.Available(&e)
+		r.Ops = models.Available(e)
 	}
 	return r
 }
 
 func (h *Handlers) row(e models.Event, message string) rowView {
-	r := newRow(e, h.svc.Location(), h.today(), targetSelf, message)
+	r := newRow(&e, h.svc.Location(), h.today(), targetSelf, message)
 	r.markPast(h.svc.Now())
 	return r
 }
@@ -60,8 +60,8 @@ func (h *Handlers) rows(s *rowSlots, events []models.Event) template.HTML {
 // starts at today, at now.
 func rowsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
 	rows := make([]rowView, len(events))
-	for i, e := range events {
-		rows[i] = newRow(e, loc, today, targetSelf, "")
+	for i := range events {
+		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
 		rows[i].markPast(now)
 	}
 	return s.place(rows, "", "\n")
@@ -100,7 +100,7 @@ func (r rowView) Tag() string {
 
 // IsOverdue reports an open task due before today.
 func (r rowView) IsOverdue() bool {
-	return models.Overdue(&r.Event, r.Today)
+	return models.Overdue(r.Event, r.Today)
 }
 
 // priorityLabels are the priorities in the words of the form's choices

@@ -25,12 +25,12 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
 	now := time.Now().UTC()
-	sample := rowView{Event: models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
-	sample.Ops = models.Available(&sample.Event)
+	sample := rowView{Event: &models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
+	sample.Ops = models.Available(sample.Event)
 	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
 	tabbed := newTabbed(tabs[0], "<li></li>\n", "/api/events/today?cursor=x")
-	detail := newDetail(sample.Event, loc, nil, nil, "", "")
+	detail := newDetail(*sample.Event, loc, nil, nil, "", "")
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
 		"partials/event_rows":    listView{Rows: "<li></li>\n", More: "/api/events?cursor=x"},

@@ -22,7 +22,10 @@ const (
 	secDone     = "done"
 )
 
-var todayHeadings = []struct{ Key, Heading string }{
+// todayHeading is a section's key and heading.
+type todayHeading struct{ Key, Heading string }
+
+var todayHeadings = []todayHeading{
 	{secOverdue, "Overdue"},
 	{secNow, "Now"},
 	{secSchedule, "Schedule"},
@@ -49,7 +52,7 @@ const todayLimit = "1000"
 //   - Schedule: a calendar entry (whatever its status), an open task with a
 //     clock time (a due time that is not only a day, or a start);
 //   - To do: the rest (open tasks due some time today, deferred tasks back).
-func todaySectionOf(r rowView) string {
+func todaySectionOf(r *rowView) string {
 	switch {
 	case r.IsOverdue():
 		return secOverdue
@@ -92,40 +95,51 @@ func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySect
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
-// today, at now: their rows placed in s (splice.go).
+// today, at now: their rows placed in s (splice.go). The rows are sorted
+// into their sections in one array, each section a part of it (a counting
+// sort), so no section's slice grows as rows come.
 func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
-	byKey := map[string][]rowView{}
-	for _, e := range events {
-		r := newRow(e, loc, today, targetSelf, "")
-		r.markPast(now)
-		k := todaySectionOf(r)
-		byKey[k] = append(byKey[k], r)
+	rows := make([]rowView, len(events))
+	sec := make([]int, len(events))            // the index of each row's section in todayHeadings
+	start := make([]int, len(todayHeadings)+1) // where each section starts in the sorted array
+	doneSec := slices.IndexFunc(todayHeadings, func(h todayHeading) bool { return h.Key == secDone })
+	var done []int
+	for i := range events {
+		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
+		rows[i].markPast(now)
+		k := todaySectionOf(&rows[i])
+		sec[i] = slices.IndexFunc(todayHeadings, func(h todayHeading) bool { return h.Key == k })
+		start[sec[i]+1]++
+		if sec[i] == doneSec {
+			done = append(done, i)
+		}
 	}
-	// Newest first. A row is hundreds of bytes: the sort moves their
-	// places, and each row is copied once into its place after (sorting
-	// the rows themselves moved them, with the garbage collector's write
-	// barriers, a tenth of the page's CPU at a few hundred rows).
-	done := byKey[secDone]
-	order := make([]int, len(done))
-	for i := range order {
-		order[i] = i
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := &done[i], &done[j]
-		if c := doneAt(&b.Event).Compare(doneAt(&a.Event)); c != 0 {
+	// Done & logged runs newest first; the others keep the listing's order.
+	slices.SortStableFunc(done, func(i, j int) int {
+		a, b := rows[i].Event, rows[j].Event
+		if c := doneAt(b).Compare(doneAt(a)); c != 0 {
 			return c
 		}
 		return int(b.ID - a.ID)
 	})
-	sorted := make([]rowView, len(done))
-	for k, i := range order {
-		sorted[k] = done[i]
+	sorted := make([]rowView, len(rows))
+	next := slices.Clone(start[:len(todayHeadings)])
+	for i := range rows {
+		if sec[i] != doneSec {
+			sorted[next[sec[i]]] = rows[i]
+			next[sec[i]]++
+		}
 	}
-	byKey[secDone] = sorted
+	for k, i := range done {
+		sorted[start[doneSec]+k] = rows[i]
+	}
 	out := make([]todaySection, len(todayHeadings))
 	for i, hd := range todayHeadings {
 		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo,
-			Rows: s.place(byKey[hd.Key], "\n      ", "")}
+			Rows: s.place(sorted[start[i]:start[i+1]], "\n      ", "")}
 	}
 	return out
 }
