@@ -168,6 +168,9 @@ func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
 	r.p50, r.p99 = lat.Latencies.P50, lat.Latencies.P99
 	r.errors = lat.Requests - uint64(float64(lat.Requests)*lat.Success+0.5)
 	say("%-10s p50 %.2f ms  p99 %.2f ms at %.0f/s", s.key, ms(r.p50), ms(r.p99), r.rate)
+	if r.errors > 0 { // which: the table only counts them
+		say("%-10s %d errors at the constant rate: statuses %v, errors %q", s.key, r.errors, lat.StatusCodes, lat.Errors)
+	}
 	if s.write {
 		if err := cleanup(ctx, e); err != nil {
 			return r, err
