@@ -15,22 +15,21 @@ import (
 // Done & logged (the list marked with selRecords, contract.go), which is
 // where the row sits after a reload too: that section runs newest first.
 const (
-	secOverdue  = "overdue"
-	secNow      = "now"
-	secSchedule = "schedule"
-	secTodo     = "todo"
-	secDone     = "done"
+	secOverdue = iota
+	secNow
+	secSchedule
+	secTodo
+	secDone
 )
 
-// todayHeading is a section's key and heading.
-type todayHeading struct{ Key, Heading string }
-
-var todayHeadings = []todayHeading{
-	{secOverdue, "Overdue"},
-	{secNow, "Now"},
-	{secSchedule, "Schedule"},
-	{secTodo, "To do"},
-	{secDone, "Done & logged"},
+// todayHeadings are the sections' keys (their ids on the page) and
+// headings, in the order of the constants above.
+var todayHeadings = [...]struct{ Key, Heading string }{
+	secOverdue:  {"overdue", "Overdue"},
+	secNow:      {"now", "Now"},
+	secSchedule: {"schedule", "Schedule"},
+	secTodo:     {"todo", "To do"},
+	secDone:     {"done", "Done & logged"},
 }
 
 // todaySection is one section of Today: its rows, drawn.
@@ -45,14 +44,15 @@ type todaySection struct {
 // one read, so every section is complete.
 const todayLimit = "1000"
 
-// todaySectionOf is the section of r, a row of the Today listing:
+// todaySectionOf is the section of r (a sec constant), a row of the Today
+// listing:
 //   - Overdue: an open task due before today;
 //   - Now: a running activity log;
 //   - Done & logged: a finished task, a finished log;
 //   - Schedule: a calendar entry (whatever its status), an open task with a
 //     clock time (a due time that is not only a day, or a start);
 //   - To do: the rest (open tasks due some time today, deferred tasks back).
-func todaySectionOf(r *rowView) string {
+func todaySectionOf(r *rowView) int {
 	switch {
 	case r.IsOverdue():
 		return secOverdue
@@ -100,17 +100,15 @@ func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySect
 // sort), so no section's slice grows as rows come.
 func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
 	rows := make([]rowView, len(events))
-	sec := make([]int, len(events))            // the index of each row's section in todayHeadings
+	sec := make([]int, len(events))            // each row's section
 	start := make([]int, len(todayHeadings)+1) // where each section starts in the sorted array
-	doneSec := slices.IndexFunc(todayHeadings, func(h todayHeading) bool { return h.Key == secDone })
-	var done []int
+	var done []int                             // the rows of Done & logged
 	for i := range events {
 		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
 		rows[i].markPast(now)
-		k := todaySectionOf(&rows[i])
-		sec[i] = slices.IndexFunc(todayHeadings, func(h todayHeading) bool { return h.Key == k })
+		sec[i] = todaySectionOf(&rows[i])
 		start[sec[i]+1]++
-		if sec[i] == doneSec {
+		if sec[i] == secDone {
 			done = append(done, i)
 		}
 	}
@@ -126,19 +124,19 @@ func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, tod
 		return int(b.ID - a.ID)
 	})
 	sorted := make([]rowView, len(rows))
-	next := slices.Clone(start[:len(todayHeadings)])
+	next := slices.Clone(start)
 	for i := range rows {
-		if sec[i] != doneSec {
+		if sec[i] != secDone {
 			sorted[next[sec[i]]] = rows[i]
 			next[sec[i]]++
 		}
 	}
 	for k, i := range done {
-		sorted[start[doneSec]+k] = rows[i]
+		sorted[start[secDone]+k] = rows[i]
 	}
 	out := make([]todaySection, len(todayHeadings))
 	for i, hd := range todayHeadings {
-		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: hd.Key == secDone, Tasks: hd.Key == secTodo,
+		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: i == secDone, Tasks: i == secTodo,
 			Rows: s.place(sorted[start[i]:start[i+1]], "\n      ", "")}
 	}
 	return out
