@@ -36,6 +36,10 @@ type Config struct {
 	QueueWait   time.Duration
 }
 
+// DefaultZone is the zone of the day-based listings and of all-day dates
+// when EVENTS_TIMEZONE is unset.
+const DefaultZone = "Asia/Seoul"
+
 // ConfigFromEnv reads the configuration; getenv is os.Getenv in production.
 // Every bad value is reported, one sentence each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
@@ -57,7 +61,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("PORT must be a port number from 1 to 65535, not %q", getenv("PORT")))
 	}
 	c.Port = port
-	zone := get("EVENTS_TIMEZONE", "Asia/Seoul")
+	zone := get("EVENTS_TIMEZONE", DefaultZone)
 	if c.Location, err = models.LoadZone(zone); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_TIMEZONE: %w", err))
 	}

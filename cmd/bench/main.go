@@ -30,6 +30,7 @@ import (
 	"events/app"
 	"events/app/pgcluster"
 	"events/cmd/internal/harness"
+	"events/models"
 )
 
 type options struct {
@@ -220,7 +221,8 @@ func buildService(ctx context.Context, o options) (string, error) {
 }
 
 // seedClock is the moment the bench's service starts its clock at: 18:00
-// in Seoul (the service's zone) on the day before the seed's last. The seed
+// in the service's zone (app.DefaultZone, Seoul) on the day before the
+// seed's last. The seed
 // lays ten years of events up to the moment it ran; at that clock Today is a
 // whole day of them, Activity and the summary a whole week, whatever the
 // hour the bench runs at and however old a reused seed is (the real clock
@@ -232,12 +234,12 @@ func seedClock(ctx context.Context, db *bun.DB) (time.Time, error) {
 		WHERE id BETWEEN (SELECT events FROM bench_seed) - 999 AND (SELECT events FROM bench_seed)`).Scan(ctx, &last); err != nil {
 		return time.Time{}, fmt.Errorf("the seed's last moment: %w", err)
 	}
-	seoul, err := time.LoadLocation("Asia/Seoul")
+	zone, err := models.LoadZone(app.DefaultZone)
 	if err != nil {
 		return time.Time{}, err
 	}
-	l := last.In(seoul)
-	return time.Date(l.Year(), l.Month(), l.Day()-1, 18, 0, 0, 0, seoul), nil
+	l := last.In(zone)
+	return time.Date(l.Year(), l.Month(), l.Day()-1, 18, 0, 0, 0, zone), nil
 }
 
 // serviceEnv is the environment of the service over e's database.

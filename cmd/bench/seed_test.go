@@ -8,6 +8,7 @@ import (
 
 	"events/app"
 	"events/app/dbtest"
+	"events/models"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }
@@ -84,7 +85,7 @@ func TestSeedInSlicesIsTheSeedInOne(t *testing.T) {
 	if err := sliced.NewRaw("SELECT max(created_at) FROM events").Scan(ctx, &last); err != nil {
 		t.Fatal(err)
 	}
-	seoul, _ := time.LoadLocation("Asia/Seoul")
+	seoul, _ := models.LoadZone(app.DefaultZone)
 	if l := clock.In(seoul); l.Hour() != 18 || l.Minute() != 0 || last.Sub(clock) < 6*time.Hour || last.Sub(clock) >= 30*time.Hour {
 		t.Errorf("the clock starts at %s, for a seed whose last event is of %s", l, last.In(seoul))
 	}
