@@ -139,6 +139,23 @@ func (r result) peakRSS() int64 {
 	return rss
 }
 
+// every paces one request each 1/rate seconds. A rate below one a second
+// is kept as it is: a year's export answers about one a second, and half
+// of that rounded to whole requests a second was all of it, so its latency
+// step queued answers behind each other.
+func every(rate float64) vegeta.Rate {
+	return vegeta.Rate{Freq: 1, Per: time.Duration(float64(time.Second) / max(rate, 0.1))}
+}
+
+// perSecond prints a rate: whole numbers from 10 a second up, two decimals
+// below (an export's 1.05 against pgbench's 2.20, not 1 against 2).
+func perSecond(v float64) string {
+	if v >= 10 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
 // measureOne alternates service and pgbench steps, pair after pair, then
 // takes the latency at half the service's median throughput.
 func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
@@ -164,10 +181,10 @@ func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
 	// client's pool would
 	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(4*e.o.conns)),
 		vegeta.Connections(4*e.o.conns), vegeta.MaxConnections(4*e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
-	lat := attack(atk, s.targeter(e), vegeta.Rate{Freq: max(1, int(r.rate+0.5)), Per: time.Second}, s.stepOf(e), s.key)
+	lat := attack(atk, s.targeter(e), every(r.rate), s.stepOf(e), s.key)
 	r.p50, r.p99 = lat.Latencies.P50, lat.Latencies.P99
 	r.errors = lat.Requests - uint64(float64(lat.Requests)*lat.Success+0.5)
-	say("%-10s p50 %.2f ms  p99 %.2f ms at %.0f/s", s.key, ms(r.p50), ms(r.p99), r.rate)
+	say("%-10s p50 %.2f ms  p99 %.2f ms at %s/s", s.key, ms(r.p50), ms(r.p99), perSecond(r.rate))
 	if r.errors > 0 { // which: the table only counts them
 		say("%-10s %d errors at the constant rate: statuses %v, errors %q", s.key, r.errors, lat.StatusCodes, lat.Errors)
 	}
@@ -454,19 +471,19 @@ func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, l
 		r := results[s.key]
 		pg, pgCPU := "–", "–"
 		if s.script != "" {
-			pg = fmt.Sprintf("%.0f", median(r.pairs, func(p pair) float64 { return p.pg }))
+			pg = perSecond(median(r.pairs, func(p pair) float64 { return p.pg }))
 			pgCPU = fmt.Sprintf("%.3f", median(r.pairs, func(p pair) float64 { return p.pgCPU }))
 		}
 		errs := r.errors
 		for _, p := range r.pairs {
 			errs += p.errors
 		}
-		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %.3f + %.3f | %s | %.2f | %.2f | %.0f | %.1f | %d |\n", s.name,
-			median(r.pairs, func(p pair) float64 { return p.svc }), pg,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.3f + %.3f | %s | %.2f | %.2f | %s | %.1f | %d |\n", s.name,
+			perSecond(median(r.pairs, func(p pair) float64 { return p.svc })), pg,
 			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio),
 			median(r.pairs, func(p pair) float64 { return p.svcCPU }),
 			median(r.pairs, func(p pair) float64 { return p.dbCPU }), pgCPU,
-			ms(r.p50), ms(r.p99), r.rate, float64(r.peakRSS())/1024, errs)
+			ms(r.p50), ms(r.p99), perSecond(r.rate), float64(r.peakRSS())/1024, errs)
 	}
 	for _, s := range list {
 		if s.rows == 0 {
