@@ -311,10 +311,10 @@ func entry(e app.LogbookEntry, loc *time.Location, now time.Time) reviewEntry {
 		switch {
 		case ev.Running() && start != nil:
 			r.When.Text += "–now"
-			r.Span = duration(int64(now.Sub(*start).Seconds())) + " so far"
+			r.Span = durationText(now.Sub(*start)) + " so far"
 		case ev.StartedAt != nil && ev.EndedAt != nil && ev.EndedAt.After(*ev.StartedAt):
 			r.When.Text += "–" + onDay(*ev.EndedAt, e.Date, loc)
-			r.Span = duration(int64(ev.EndedAt.Sub(*ev.StartedAt).Seconds()))
+			r.Span = durationText(ev.EndedAt.Sub(*ev.StartedAt)) // as its row on Today says it
 		}
 	}
 	return r
@@ -330,24 +330,14 @@ func onDay(t time.Time, day string, loc *time.Location) string {
 	return l.Format("Mon " + clockLayout)
 }
 
-// duration is a number of seconds in words, to the minute: "3 h 10 min",
-// "2 h", "45 min", "0 min"; a time under half a minute is "under 1 min".
+// duration is a total of seconds in words, as a row gives a log's length
+// (durationText: "3 h 10 min", "45 min", "under 1 min"), and "0 min" when
+// nothing was logged.
 func duration(seconds int64) string {
 	if seconds <= 0 {
 		return "0 min"
 	}
-	m := (seconds + 30) / 60
-	if m == 0 {
-		return "under 1 min"
-	}
-	h, m := m/60, m%60
-	switch {
-	case h == 0:
-		return strconv.FormatInt(m, 10) + " min"
-	case m == 0:
-		return strconv.FormatInt(h, 10) + " h"
-	}
-	return strconv.FormatInt(h, 10) + " h " + strconv.FormatInt(m, 10) + " min"
+	return durationText(time.Duration(seconds) * time.Second)
 }
 
 // counts says what a day or the window holds besides its time.

@@ -3,6 +3,9 @@ package handlers
 import (
 	"testing"
 	"time"
+
+	"events/app"
+	"events/models"
 )
 
 func TestDurationInWords(t *testing.T) {
@@ -48,6 +51,27 @@ func TestDateRangeInWords(t *testing.T) {
 	} {
 		if got := dateRange(d(c.a), d(c.b)); got != c.want {
 			t.Errorf("dateRange(%s, %s) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestLogLengthReadsTheSameOnTodayAndInTheLogbook: a log of under half a
+// minute, even one of under a second, is "under 1 min" both in its row and
+// in the review's logbook (the logbook read "0 min" for it, from its length
+// cut to whole seconds).
+func TestLogLengthReadsTheSameOnTodayAndInTheLogbook(t *testing.T) {
+	seoul, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 11, 23, 9, 0, 0, 0, seoul)
+	for _, length := range []time.Duration{400 * time.Millisecond, 29 * time.Second, 90 * time.Second, 3*time.Hour + 10*time.Minute} {
+		end := start.Add(length)
+		ev := models.Event{ID: 7, Kind: models.KindActivityLog, Status: models.StatusDone, Title: "회의", StartedAt: &start, EndedAt: &end}
+		row := rowView{Event: &ev, Loc: seoul}.Duration()
+		got := entry(app.LogbookEntry{Date: "2026-11-23", What: app.LogbookLog, At: start, Event: ev}, seoul, end.Add(time.Hour)).Span
+		if got != row || got == "" {
+			t.Errorf("a log of %v: the logbook says %q, its row %q", length, got, row)
 		}
 	}
 }
