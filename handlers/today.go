@@ -95,49 +95,35 @@ func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySect
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
-// today, at now: their rows placed in s (splice.go). The rows are sorted
-// into their sections in one array, each section a part of it (a counting
-// sort), so no section's slice grows as rows come.
+// today, at now: their rows placed in s (splice.go). Each section collects
+// the indexes of its rows, and the rows are copied once, section after
+// section, into one array that the sections share.
 func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
 	rows := make([]rowView, len(events))
-	sec := make([]int, len(events))            // each row's section
-	start := make([]int, len(todayHeadings)+1) // where each section starts in the sorted array
-	var done []int                             // the rows of Done & logged
+	var bySection [len(todayHeadings)][]int
 	for i := range events {
 		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
 		rows[i].markPast(now)
-		sec[i] = todaySectionOf(&rows[i])
-		start[sec[i]+1]++
-		if sec[i] == secDone {
-			done = append(done, i)
-		}
-	}
-	for k := 1; k < len(start); k++ {
-		start[k] += start[k-1]
+		k := todaySectionOf(&rows[i])
+		bySection[k] = append(bySection[k], i)
 	}
 	// Done & logged runs newest first; the others keep the listing's order.
-	slices.SortStableFunc(done, func(i, j int) int {
+	slices.SortStableFunc(bySection[secDone], func(i, j int) int {
 		a, b := rows[i].Event, rows[j].Event
 		if c := doneAt(b).Compare(doneAt(a)); c != 0 {
 			return c
 		}
 		return int(b.ID - a.ID)
 	})
-	sorted := make([]rowView, len(rows))
-	next := slices.Clone(start)
-	for i := range rows {
-		if sec[i] != secDone {
-			sorted[next[sec[i]]] = rows[i]
-			next[sec[i]]++
-		}
-	}
-	for k, i := range done {
-		sorted[start[secDone]+k] = rows[i]
-	}
+	sorted := make([]rowView, 0, len(rows))
 	out := make([]todaySection, len(todayHeadings))
-	for i, hd := range todayHeadings {
-		out[i] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: i == secDone, Tasks: i == secTodo,
-			Rows: s.place(sorted[start[i]:start[i+1]], "\n      ", "")}
+	for k, hd := range todayHeadings {
+		from := len(sorted)
+		for _, i := range bySection[k] {
+			sorted = append(sorted, rows[i])
+		}
+		out[k] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: k == secDone, Tasks: k == secTodo,
+			Rows: s.place(sorted[from:], "\n      ", "")}
 	}
 	return out
 }
