@@ -222,12 +222,12 @@ func buildService(ctx context.Context, o options) (string, error) {
 
 // seedClock is the moment the bench's service starts its clock at: 18:00
 // in the service's zone (app.DefaultZone, Seoul) on the day before the
-// seed's last. The seed
-// lays ten years of events up to the moment it ran; at that clock Today is a
-// whole day of them, Activity and the summary a whole week, whatever the
-// hour the bench runs at and however old a reused seed is (the real clock
-// made Today 150 rows just after midnight in Seoul and 290 late in the
-// evening, and a seed a few days old had emptied the last days).
+// seed's last. The seed lays ten years of events up to the moment it ran;
+// at that clock Today is a whole day of them, Activity and the summary a
+// whole week, whatever the hour the bench runs at and however old a reused
+// seed is (the real clock made Today 150 rows just after midnight in Seoul
+// and 290 late in the evening, and a seed a few days old had emptied the
+// last days).
 func seedClock(ctx context.Context, db *bun.DB) (time.Time, error) {
 	var last time.Time
 	if err := db.NewRaw(`SELECT max(created_at) FROM events
