@@ -51,7 +51,7 @@ func main() {
 	var o options
 	flag.IntVar(&o.events, "events", 1_000_000, "events to seed (rounded to a multiple of 10)")
 	flag.DurationVar(&o.step, "step", 3*time.Second, "duration of each measurement step (whole seconds)")
-	flag.IntVar(&o.pairs, "pairs", 5, "pairs of a service step and a pgbench step, alternating, for each scenario; the table quotes medians and the spread")
+	flag.IntVar(&o.pairs, "pairs", 5, "pairs of a service step and a pgbench step for each scenario, taken in rounds over the scenarios; the table quotes medians and the spread")
 	flag.IntVar(&o.conns, "connections", 0, "HTTP connections and pgbench clients (0: the service's database pool size)")
 	flag.StringVar(&o.out, "out", "bin/bench.md", "file the Markdown table is written to")
 	flag.StringVar(&o.dir, "dir", "bin/bench", "folder for the PostgreSQL cluster, the service binary and the pgbench scripts")

@@ -78,12 +78,31 @@ func measure(ctx context.Context, e *env) error {
 
 	loadBefore := loadavg()
 	results := map[string]result{}
+	// The pairs go in rounds: the first pair of every scenario, then the
+	// second of every scenario, and so on. A phase in which the machine runs
+	// slower lasts seconds to a minute; with a scenario's pairs a round
+	// (minutes) apart, it falls on one of them, and the median passes over
+	// it, where five pairs in a row could all fall in it.
+	for i := range e.o.pairs {
+		for _, s := range list {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			p, err := measurePair(ctx, e, s, i)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.key, err)
+			}
+			r := results[s.key]
+			r.pairs = append(r.pairs, p)
+			results[s.key] = r
+		}
+	}
 	for _, s := range list {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		r, err := measureOne(ctx, e, s)
-		if err != nil {
+		r := results[s.key]
+		if err := measureLatency(ctx, e, s, &r); err != nil {
 			return fmt.Errorf("%s: %w", s.key, err)
 		}
 		results[s.key] = r
@@ -156,25 +175,26 @@ func perSecond(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-// measureOne alternates service and pgbench steps, pair after pair, then
-// takes the latency at half the service's median throughput.
-func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
-	var r result
-	for i := range e.o.pairs {
-		p, err := serviceStep(ctx, e, s, i == 0)
-		if err != nil {
-			return r, err
-		}
-		if s.script != "" {
-			if err := pgbenchStep(ctx, e, s, &p); err != nil {
-				return r, err
-			}
-		}
-		r.pairs = append(r.pairs, p)
-		say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%%  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req  rss %5.1f MiB  load %s",
-			s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), p.svcCPU, p.dbCPU, p.pgCPU, float64(p.rssKiB)/1024, loadavg())
+// measurePair runs pair i of a scenario: a service step, then a pgbench
+// step on the same statements.
+func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) {
+	p, err := serviceStep(ctx, e, s, i == 0)
+	if err != nil {
+		return p, err
 	}
+	if s.script != "" {
+		if err := pgbenchStep(ctx, e, s, &p); err != nil {
+			return p, err
+		}
+	}
+	say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%%  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req  rss %5.1f MiB  load %s",
+		s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), p.svcCPU, p.dbCPU, p.pgCPU, float64(p.rssKiB)/1024, loadavg())
+	return p, nil
+}
 
+// measureLatency takes the latency at half the service's median
+// throughput over the scenario's pairs.
+func measureLatency(ctx context.Context, e *env, s *scenario, r *result) error {
 	r.rate = median(r.pairs, func(p pair) float64 { return p.svc }) / 2
 	// a few more workers than connections, so that a slow answer does not
 	// hold up the constant rate; the connections stay bounded, as a real
@@ -189,11 +209,9 @@ func measureOne(ctx context.Context, e *env, s *scenario) (result, error) {
 		say("%-10s %d errors at the constant rate: statuses %v, errors %q", s.key, r.errors, lat.StatusCodes, lat.Errors)
 	}
 	if s.write {
-		if err := cleanup(ctx, e); err != nil {
-			return r, err
-		}
+		return cleanup(ctx, e)
 	}
-	return r, nil
+	return nil
 }
 
 // serviceStep drives the service at saturation for one step: its
@@ -455,7 +473,7 @@ func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, l
 	if e.seedTime > 0 {
 		seeded = "seeded in " + e.seedTime.Round(time.Second).String()
 	}
-	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
+	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
 		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.pairs,
 		e.now.Format("2006-01-02 15:04 MST"), time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	if e.o.pin {
