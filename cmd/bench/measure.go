@@ -77,7 +77,10 @@ func measure(ctx context.Context, e *env) error {
 	fmt.Println(plans)
 
 	loadBefore := loadavg()
-	results := map[string]result{}
+	results := make(map[string]*result, len(list))
+	for _, s := range list {
+		results[s.key] = &result{}
+	}
 	// The pairs go in rounds: the first pair of every scenario, then the
 	// second of every scenario, and so on. A phase in which the machine runs
 	// slower lasts seconds to a minute; with a scenario's pairs a round
@@ -92,20 +95,16 @@ func measure(ctx context.Context, e *env) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.key, err)
 			}
-			r := results[s.key]
-			r.pairs = append(r.pairs, p)
-			results[s.key] = r
+			results[s.key].pairs = append(results[s.key].pairs, p)
 		}
 	}
 	for _, s := range list {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		r := results[s.key]
-		if err := measureLatency(ctx, e, s, &r); err != nil {
+		if err := measureLatency(ctx, e, s, results[s.key]); err != nil {
 			return fmt.Errorf("%s: %w", s.key, err)
 		}
-		results[s.key] = r
 	}
 	hwm := harness.StatusKiB(e.service.Pid(), "VmHWM")
 	table := report(e, list, results, hwm, loadBefore)
@@ -466,7 +465,7 @@ func spread(ps []pair, f func(pair) float64) string {
 
 // report is the Markdown table: medians over the pairs, the ratios with
 // their spread.
-func report(e *env, list []*scenario, results map[string]result, hwmKiB int64, loadBefore string) string {
+func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, loadBefore string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# events benchmark\n\n")
 	seeded := "a seed of an earlier run"
