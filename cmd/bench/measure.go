@@ -207,10 +207,7 @@ func measureLatency(ctx context.Context, e *env, s *scenario, r *result) error {
 	if r.errors > 0 { // which: the table only counts them
 		say("%-10s %d errors at the constant rate: statuses %v, errors %q", s.key, r.errors, lat.StatusCodes, lat.Errors)
 	}
-	if s.write {
-		return cleanup(ctx, e)
-	}
-	return nil
+	return s.putBack(ctx, e)
 }
 
 // serviceStep drives the service at saturation for one step: its
@@ -253,10 +250,7 @@ func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, er
 	if sat.Success == 0 {
 		return p, fmt.Errorf("the service answered none of %d requests (%v; %v)", sat.Requests, sat.StatusCodes, sat.Errors)
 	}
-	if s.write {
-		return p, cleanup(ctx, e)
-	}
-	return p, nil
+	return p, s.putBack(ctx, e)
 }
 
 // pgbenchStep runs the scenario's statements under pgbench for one step.
@@ -271,10 +265,7 @@ func pgbenchStep(ctx context.Context, e *env, s *scenario, p *pair) error {
 	if tx > 0 {
 		p.pgCPU = tickMs(db1-db0) / float64(tx*s.perTx)
 	}
-	if s.write {
-		return cleanup(ctx, e)
-	}
-	return nil
+	return s.putBack(ctx, e)
 }
 
 // dbTicks is the CPU time of PostgreSQL's work for its clients so far, when

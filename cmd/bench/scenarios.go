@@ -200,8 +200,8 @@ func capture(ctx context.Context, e *env, list []*scenario) error {
 				}
 			}
 		}
-		if err == nil && s.write {
-			err = cleanup(ctx, e)
+		if err == nil {
+			err = s.putBack(ctx, e)
 		}
 		if err != nil {
 			return fmt.Errorf("capture %s: %w", s.key, err)
@@ -352,6 +352,16 @@ func logged(ctx context.Context, e *env, t vegeta.Target) (stmts []string, res *
 		return nil, nil, nil, errors.New("no statement of the service reached the server log " + e.logPath)
 	}
 	return stmts, res, body, nil
+}
+
+// putBack ends whatever a write scenario sent (its capture, and its
+// service, pgbench and latency steps alike): the next step reads the
+// database as seeded.
+func (s *scenario) putBack(ctx context.Context, e *env) error {
+	if !s.write {
+		return nil
+	}
+	return cleanup(ctx, e)
 }
 
 // cleanup puts the database back as seeded: the events and history rows
