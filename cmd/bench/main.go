@@ -58,7 +58,7 @@ func main() {
 	flag.BoolVar(&o.pin, "pin", runtime.NumCPU() >= 2, "pin the load generators (this process, pgbench) to CPU 0 and the service and PostgreSQL to CPU 1")
 	flag.BoolVar(&o.reuse, "reuse", false, "reuse a database seeded by an earlier run with the same -events instead of seeding again")
 	flag.StringVar(&o.pprof, "pprof", "", "folder for CPU and allocation profiles of the service during each saturation step of the first run (builds the service with -tags pprof)")
-	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all)")
+	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all but readyz, the floor)")
 	flag.IntVar(&o.cliff, "cliff", 0, "after the main run, seed a second database with this many events (kept for the next run with -reuse) and compare each listing's p50 on it with the main one (0: off)")
 	flag.Parse()
 	o.events = max(10, o.events/10*10)

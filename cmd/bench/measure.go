@@ -59,11 +59,7 @@ type result struct {
 }
 
 func measure(ctx context.Context, e *env) error {
-	list := scenarios()
-	if e.o.scenarios != "" {
-		want := strings.Split(e.o.scenarios, ",")
-		list = slices.DeleteFunc(list, func(s *scenario) bool { return !slices.Contains(want, s.key) })
-	}
+	list := pick(scenarios(), e.o.scenarios)
 	if err := cleanup(ctx, e); err != nil {
 		return err
 	}
@@ -161,6 +157,18 @@ func warmPool(ctx context.Context, e *env) error {
 		}
 	}
 	return fmt.Errorf("the service opened %d connections of the %d a step can use", open, want)
+}
+
+// pick is the scenarios of list that names (comma-separated keys) asks
+// for; with no names, every scenario but the optional ones.
+func pick(list []*scenario, names string) []*scenario {
+	want := strings.Split(names, ",")
+	return slices.DeleteFunc(list, func(s *scenario) bool {
+		if names == "" {
+			return s.optional
+		}
+		return !slices.Contains(want, s.key)
+	})
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

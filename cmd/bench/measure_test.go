@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -31,5 +32,24 @@ func TestPerSecondShowsSlowRates(t *testing.T) {
 		if got := perSecond(v); got != want {
 			t.Errorf("perSecond(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestPickLeavesTheFloorOut: a run without -scenarios runs every scenario
+// but the optional floor (/readyz); naming it runs it, in the table's order.
+func TestPickLeavesTheFloorOut(t *testing.T) {
+	keys := func(list []*scenario) []string {
+		var out []string
+		for _, s := range list {
+			out = append(out, s.key)
+		}
+		return out
+	}
+	all := pick(scenarios(), "")
+	if len(all) != len(scenarios())-1 || slices.Contains(keys(all), "readyz") || !slices.Contains(keys(all), "export-year") {
+		t.Errorf("default run: %v", keys(all))
+	}
+	if got := keys(pick(scenarios(), "inbox,readyz,healthz")); !slices.Equal(got, []string{"healthz", "readyz", "inbox"}) {
+		t.Errorf("-scenarios inbox,readyz,healthz: %v", got)
 	}
 }

@@ -33,6 +33,9 @@ type scenario struct {
 	// minStep is the shortest step that holds a few of its requests (a
 	// year's export takes seconds); 0: the -step of the run
 	minStep time.Duration
+	// optional: run only when -scenarios names it (the floor, /readyz,
+	// which measures no feature and whose ratio swings from run to run)
+	optional bool
 	// filled in by capture
 	script string // the pgbench script
 	perTx  int    // service requests one pgbench transaction stands for
@@ -118,6 +121,8 @@ func exportPath(months int) func(now time.Time) string {
 func scenarios() []*scenario {
 	list := []*scenario{
 		{key: "healthz", name: "`GET /healthz` (HTTP ceiling)", sample: get("/healthz", nil)},
+		// one SELECT 1 a request: the least a request that runs a statement costs
+		{key: "readyz", name: "`GET /readyz` (one `SELECT 1`, the floor)", sample: get("/readyz", nil), optional: true},
 		{key: "record", name: "quick record `POST /api/events`", write: true, sample: post("/api/events", recordBody, jsonHeader)},
 		{key: "today", name: "Today `GET /api/events/today`", explain: true, sample: get("/api/events/today", nil)},
 		{key: "inbox", name: "Inbox `GET /api/events/inbox`", explain: true, sample: get("/api/events/inbox", nil)},
