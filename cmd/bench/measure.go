@@ -148,7 +148,7 @@ func warmPool(ctx context.Context, e *env) error {
 	var open int
 	for range 20 {
 		attack(atk, tr, vegeta.Rate{Freq: 0}, 500*time.Millisecond, "warm")
-		if err := e.db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'events'").Scan(ctx, &open); err != nil {
+		if err := e.db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'events' AND datname = current_database()").Scan(ctx, &open); err != nil {
 			return err
 		}
 		if open >= want {
