@@ -142,12 +142,10 @@ func measure(ctx context.Context, e *env) error {
 // the pool.
 func warmPool(ctx context.Context, e *env) error {
 	want := min(e.o.conns, e.poolSize)
-	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
-		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true))
-	tr := vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: e.service.Base + "/readyz"})
+	atk, ready := saturating(e), static(get("/readyz", nil))(e)
 	var open int
 	for range 20 {
-		attack(atk, tr, vegeta.Rate{Freq: 0}, 500*time.Millisecond, "warm")
+		attack(atk, ready, vegeta.Rate{Freq: 0}, 500*time.Millisecond, "warm")
 		if err := e.db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'events' AND datname = current_database()").Scan(ctx, &open); err != nil {
 			return err
 		}
@@ -159,16 +157,22 @@ func warmPool(ctx context.Context, e *env) error {
 	return fmt.Errorf("the service opened %d connections of the %d a step can use", open, want)
 }
 
+// saturating is the attacker of a saturation step: every connection of a
+// step keeps one request in flight, the next sent as soon as the last is
+// answered.
+func saturating(e *env) *vegeta.Attacker {
+	return vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
+		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
+}
+
 // pick is the scenarios of list that names (comma-separated keys) asks
 // for; with no names, every scenario but the optional ones.
 func pick(list []*scenario, names string) []*scenario {
+	if names == "" {
+		return slices.DeleteFunc(list, func(s *scenario) bool { return s.optional })
+	}
 	want := strings.Split(names, ",")
-	return slices.DeleteFunc(list, func(s *scenario) bool {
-		if names == "" {
-			return s.optional
-		}
-		return !slices.Contains(want, s.key)
-	})
+	return slices.DeleteFunc(list, func(s *scenario) bool { return !slices.Contains(want, s.key) })
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -262,9 +266,7 @@ func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, er
 		go func() { prof <- profile(e, s.key) }()
 	}
 	stopRSS, peak := sampleRSS(e.service.Pid(), 50*time.Millisecond)
-	atk := vegeta.NewAttacker(vegeta.Workers(uint64(e.o.conns)), vegeta.MaxWorkers(uint64(e.o.conns)),
-		vegeta.Connections(e.o.conns), vegeta.MaxConnections(e.o.conns), vegeta.KeepAlive(true), vegeta.Timeout(30*time.Second))
-	sat := attack(atk, s.targeter(e), vegeta.Rate{Freq: 0}, s.stepOf(e), s.key)
+	sat := attack(saturating(e), s.targeter(e), vegeta.Rate{Freq: 0}, s.stepOf(e), s.key)
 	stopRSS()
 	svc1, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
