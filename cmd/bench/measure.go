@@ -26,13 +26,14 @@ import (
 // scenario: both see the machine as it is at that moment, so their ratio
 // holds where the absolute figures swing.
 type pair struct {
-	svc    float64 // service requests a second, at saturation
-	pg     float64 // pgbench, in service requests a second (0: no pgbench)
-	svcCPU float64 // the service's CPU per request, ms
-	dbCPU  float64 // PostgreSQL's CPU per service request, ms (0: not measured)
-	pgCPU  float64 // PostgreSQL's CPU per request under pgbench, ms
-	rssKiB int64   // the service's peak VmRSS during its step
-	errors uint64  // non-2xx or failed requests
+	svc    float64   // service requests a second, at saturation
+	pg     float64   // pgbench, in service requests a second (0: no pgbench)
+	svcCPU float64   // the service's CPU per request, ms
+	dbCPU  float64   // PostgreSQL's CPU per service request, ms (0: not measured)
+	pgCPU  float64   // PostgreSQL's CPU per request under pgbench, ms
+	rssKiB int64     // the service's peak VmRSS during its step
+	errors uint64    // non-2xx or failed requests
+	at     time.Time // when the service step started
 }
 
 // ratio is the throughput ratio, service over pgbench.
@@ -122,7 +123,7 @@ func measure(ctx context.Context, e *env) error {
 		table += "\n" + prev
 	}
 	fmt.Println(table)
-	out := table + "\n## Plans\n\n" + plans
+	out := table + "\n" + pairsSection(list, results) + "\n## Plans\n\n" + plans
 	if err := os.MkdirAll(filepath.Dir(e.o.out), 0o755); err != nil {
 		return err
 	}
@@ -218,7 +219,9 @@ func perSecond(v float64) string {
 // measurePair runs pair i of a scenario: a service step, then a pgbench
 // step on the same statements.
 func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) {
+	at := time.Now()
 	p, err := serviceStep(ctx, e, s, i == 0)
+	p.at = at
 	if err != nil {
 		return p, err
 	}
@@ -545,6 +548,32 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 			float64(s.rows)*median(r.pairs, func(p pair) float64 { return p.pg }), float64(r.peakRSS())/1024)
 	}
 	fmt.Fprintf(&b, "\nPeak RSS of the service (VmHWM) over the whole run: %.1f MiB.\n", float64(hwmKiB)/1024)
+	return b.String()
+}
+
+// pairsSection lists every pair of the run, a scenario's in the order
+// taken, with the CPU each side spent: what the medians of the table pass
+// over (a low first pair, a phase in which one side ran slower) can be
+// read from the file itself. It goes in the file only: the log has the
+// same lines as they happen. Its ratio cells carry no spread, so
+// againstPrevious never reads them for the main table's.
+func pairsSection(list []*scenario, results map[string]*result) string {
+	var b strings.Builder
+	b.WriteString("## Pairs\n\nEvery pair of each scenario, in the order taken (the time is the start of its service step): " +
+		"requests a second and the CPU each side spent a request, in ms.\n\n")
+	b.WriteString("| scenario | pair | at (UTC) | service req/s | pgbench req/s | ratio | CPU ratio | service | its PostgreSQL | PostgreSQL under pgbench |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, s := range list {
+		for i, p := range results[s.key].pairs {
+			pg, pgCPU, r, cr := "–", "–", "–", "–"
+			if s.script != "" {
+				pg, pgCPU = perSecond(p.pg), fmt.Sprintf("%.3f", p.pgCPU)
+				r, cr = fmt.Sprintf("%.0f%%", 100*p.ratio()), fmt.Sprintf("%.0f%%", 100*p.cpuRatio())
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %s |\n", s.key, i+1,
+				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, r, cr, p.svcCPU, p.dbCPU, pgCPU)
+		}
+	}
 	return b.String()
 }
 
