@@ -55,7 +55,7 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 		pgdriver.WithDialTimeout(dialTimeout),
 		pgdriver.WithReadTimeout(socketTimeout),
 		pgdriver.WithWriteTimeout(socketTimeout),
-		pgdriver.WithApplicationName("events"),
+		pgdriver.WithApplicationName(ApplicationName),
 		pgdriver.WithBufferSize(readBufferSize),
 	)
 	sqldb := sql.OpenDB(deadlineConnector{connector, statementTimeout})
@@ -65,6 +65,11 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), nil
 }
+
+// ApplicationName is the application_name of the service's connections:
+// how pg_stat_activity and the statement log tell them from others (the
+// bench counts them by it).
+const ApplicationName = "events"
 
 // PoolSize is the number of database connections a service keeps: four per
 // CPU the Go scheduler uses (GOMAXPROCS), enough to keep PostgreSQL busy

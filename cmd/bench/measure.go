@@ -19,6 +19,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"events/app"
 	"events/cmd/internal/harness"
 )
 
@@ -147,7 +148,7 @@ func warmPool(ctx context.Context, e *env) error {
 	var open int
 	for range 20 {
 		attack(atk, ready, vegeta.Rate{Freq: 0}, 500*time.Millisecond, "warm")
-		if err := e.db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'events' AND datname = current_database()").Scan(ctx, &open); err != nil {
+		if err := e.db.NewRaw("SELECT count(*) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database()", app.ApplicationName).Scan(ctx, &open); err != nil {
 			return err
 		}
 		if open >= want {
@@ -219,9 +220,7 @@ func perSecond(v float64) string {
 // measurePair runs pair i of a scenario: a service step, then a pgbench
 // step on the same statements.
 func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) {
-	at := time.Now()
 	p, err := serviceStep(ctx, e, s, i == 0)
-	p.at = at
 	if err != nil {
 		return p, err
 	}
@@ -257,7 +256,7 @@ func measureLatency(ctx context.Context, e *env, s *scenario, r *result) error {
 // serviceStep drives the service at saturation for one step: its
 // throughput, its CPU and PostgreSQL's per request, its peak RSS.
 func serviceStep(ctx context.Context, e *env, s *scenario, first bool) (pair, error) {
-	var p pair
+	p := pair{at: time.Now()}
 	svc0, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
 		return p, err
@@ -522,11 +521,8 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range list {
 		r := results[s.key]
-		pg, pgCPU := "–", "–"
-		if s.script != "" {
-			pg = perSecond(median(r.pairs, func(p pair) float64 { return p.pg }))
-			pgCPU = fmt.Sprintf("%.3f", median(r.pairs, func(p pair) float64 { return p.pgCPU }))
-		}
+		pg, pgCPU := pgbenchCells(s, median(r.pairs, func(p pair) float64 { return p.pg }),
+			median(r.pairs, func(p pair) float64 { return p.pgCPU }))
 		errs := r.errors
 		for _, p := range r.pairs {
 			errs += p.errors
@@ -565,16 +561,30 @@ func pairsSection(list []*scenario, results map[string]*result) string {
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range list {
 		for i, p := range results[s.key].pairs {
-			pg, pgCPU, r, cr := "–", "–", "–", "–"
-			if s.script != "" {
-				pg, pgCPU = perSecond(p.pg), fmt.Sprintf("%.3f", p.pgCPU)
-				r, cr = fmt.Sprintf("%.0f%%", 100*p.ratio()), fmt.Sprintf("%.0f%%", 100*p.cpuRatio())
-			}
+			pg, pgCPU := pgbenchCells(s, p.pg, p.pgCPU)
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %s |\n", s.key, i+1,
-				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, r, cr, p.svcCPU, p.dbCPU, pgCPU)
+				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, percent(p.ratio()), percent(p.cpuRatio()), p.svcCPU, p.dbCPU, pgCPU)
 		}
 	}
 	return b.String()
+}
+
+// pgbenchCells are a table's cells of pgbench's rate and its PostgreSQL's
+// CPU a request: dashes for a scenario without a pgbench script.
+func pgbenchCells(s *scenario, rate, cpu float64) (string, string) {
+	if s.script == "" {
+		return "–", "–"
+	}
+	return perSecond(rate), fmt.Sprintf("%.3f", cpu)
+}
+
+// percent is a ratio in whole per cent, a dash where there is none (as in
+// spread).
+func percent(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*v)
 }
 
 func machine() string {

@@ -40,9 +40,12 @@ func TestPairsAreListedAndNotReadAsMedians(t *testing.T) {
 	results := map[string]*result{"inbox": {pairs: []pair{
 		{svc: 500, pg: 1000, svcCPU: 0.3, dbCPU: 0.3, pgCPU: 0.3, at: at},
 		{svc: 900, pg: 1000, svcCPU: 0.2, dbCPU: 0.2, pgCPU: 0.36, at: at.Add(2 * time.Minute)},
-	}}}
-	pairs := pairsSection([]*scenario{inbox}, results)
+	}}, "healthz": {pairs: []pair{{svc: 20000, svcCPU: 0.04, at: at.Add(-time.Minute)}}}}
+	// /healthz has no pgbench side: dashes, as in the main table
+	healthz := &scenario{key: "healthz", name: "`GET /healthz`"}
+	pairs := pairsSection([]*scenario{healthz, inbox}, results)
 	for _, row := range []string{
+		"| healthz | 1 | 05:59:00 | 20000 | – | – | – | 0.040 | 0.000 | – |",
 		"| inbox | 1 | 06:00:00 | 500 | 1000 | 50% | 50% | 0.300 | 0.300 | 0.300 |",
 		"| inbox | 2 | 06:02:00 | 900 | 1000 | 90% | 90% | 0.200 | 0.200 | 0.360 |",
 	} {
