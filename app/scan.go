@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,18 +12,20 @@ import (
 	"events/models"
 )
 
-// eventColumns are the columns of models.EventFields (the span is the
-// database's own). The times come as text, which parsePGTime reads in a
-// fraction of the driver's time (a page holds up to 1001 rows of 8 times).
+// eventColumns is the row of models.EventFields (the span is the
+// database's own) as one composite value in its text form:
+// "(1,task,planned,\"Write the report\",...)". The driver reads a column at a
+// time, each with its length, a string and a boxed value of its own; one
+// column a row instead of 21 cut reading a row to a fraction (README,
+// Performance), and recordFields splits it without copying. PostgreSQL
+// writes each field with the same output function as on its own (a time as
+// "2026-11-22 03:00:00.123456+00", which parsePGTime reads).
 var eventColumns = func() string {
 	cols := make([]string, len(models.EventFields))
 	for i, f := range models.EventFields {
 		cols[i] = "e." + f.Column
-		if f.Type == models.TypeTime {
-			cols[i] += "::text"
-		}
 	}
-	return strings.Join(cols, ", ")
+	return "ROW(" + strings.Join(cols, ", ") + ")::text"
 }()
 
 // rowTimes is how many times a row has: they share one array.
@@ -38,184 +40,156 @@ var rowTimes = func() int {
 }()
 
 // queryEvents runs query, which selects eventColumns, and appends its
-// events to dst, read by eventRow.
+// events to dst.
 func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query string, args ...any) ([]models.Event, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return dst, err
 	}
 	defer rows.Close()
-	var r eventRow
+	var (
+		text   string
+		fields = make([]recordField, 0, len(models.EventFields))
+	)
 	for rows.Next() {
+		if err := rows.Scan(&text); err != nil {
+			return dst, err
+		}
+		if fields, err = recordFields(fields[:0], text); err != nil {
+			return dst, err
+		}
 		dst = append(dst, models.Event{})
-		if err := r.scan(rows, &dst[len(dst)-1]); err != nil {
+		if err := setEvent(&dst[len(dst)-1], fields); err != nil {
 			return dst, err
 		}
 	}
 	return dst, rows.Err()
 }
 
-// eventRow scans the columns of eventColumns into an Event without bun's
-// reflection: a listing reads up to 1001 rows, and a page's time went
-// mostly into scanning them. The times of a row share one array.
-type eventRow struct {
-	dest  []any
-	e     *models.Event
-	times []time.Time
-}
-
-func (r *eventRow) scan(rows *sql.Rows, e *models.Event) error {
-	r.e, r.times = e, make([]time.Time, rowTimes)
-	if r.dest == nil {
-		r.dest = make([]any, len(models.EventFields))
-		t := 0
-		for i := range models.EventFields {
-			f := &models.EventFields[i]
-			switch f.Type {
-			case models.TypeText:
-				r.dest[i] = textCol{r, f}
-			case models.TypeEnum:
-				r.dest[i] = enumCol{r, f}
-			case models.TypeTime:
-				r.dest[i] = timeCol{r, f, t}
-				t++
-			case models.TypeBool:
-				r.dest[i] = boolCol{r, f}
-			case models.TypeInt:
-				r.dest[i] = intCol{r, f}
+// setEvent writes the fields of a row, in the order of models.EventFields,
+// into e through the fields' accessors. The times of a row share one array.
+func setEvent(e *models.Event, fields []recordField) error {
+	if len(fields) != len(models.EventFields) {
+		return fmt.Errorf("an event row of %d fields, not %d", len(fields), len(models.EventFields))
+	}
+	times := make([]time.Time, 0, rowTimes)
+	for i, v := range fields {
+		f := &models.EventFields[i]
+		switch f.Type {
+		case models.TypeText, models.TypeEnum:
+			f.SetText(e, v.text, !v.null)
+		case models.TypeTime:
+			if v.null {
+				f.SetTime(e, nil)
+				continue
 			}
+			t, err := parsePGTime(v.text)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			times = append(times, t)
+			f.SetTime(e, &times[len(times)-1])
+		case models.TypeBool:
+			if v.text != "t" && v.text != "f" {
+				return fmt.Errorf("%s: %q is not a boolean", f.Name, v.text)
+			}
+			f.SetBool(e, v.text == "t")
+		case models.TypeInt:
+			n, err := strconv.ParseInt(v.text, 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			f.SetInt(e, n)
 		}
 	}
-	return rows.Scan(r.dest...)
-}
-
-// The column scanners: each writes its value into the row's current event
-// through its field's accessors.
-type (
-	intCol struct {
-		r *eventRow
-		f *models.Field
-	}
-	boolCol struct {
-		r *eventRow
-		f *models.Field
-	}
-	textCol struct {
-		r *eventRow
-		f *models.Field
-	}
-	enumCol struct {
-		r *eventRow
-		f *models.Field
-	}
-	// timeCol i is the i-th time of the row, in column order.
-	timeCol struct {
-		r *eventRow
-		f *models.Field
-		i int
-	}
-)
-
-func (c intCol) Scan(src any) error {
-	v, ok := src.(int64)
-	if !ok {
-		return fmt.Errorf("%s: cannot scan %T", c.f.Name, src)
-	}
-	c.f.SetInt(c.r.e, v)
 	return nil
 }
 
-func (c boolCol) Scan(src any) error {
-	v, ok := src.(bool)
-	if !ok {
-		return fmt.Errorf("%s: cannot scan %T", c.f.Name, src)
-	}
-	c.f.SetBool(c.r.e, v)
-	return nil
+// recordField is a field of a composite value's text form; null: SQL's NULL
+// (text is then "").
+type recordField struct {
+	text string
+	null bool
 }
 
-func text(src any) (string, bool) {
-	switch v := src.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return string(v), true
+// recordFields appends the fields of s, PostgreSQL's text form of a
+// composite value (record_out), to dst. Between the parentheses fields are
+// separated by commas; a NULL is nothing at all; a field holding a quote,
+// a backslash, a parenthesis, a comma or white space, or nothing (the empty
+// string), is in double quotes, with each quote and backslash in it
+// doubled. A field is a substring of s unless it had such a pair to undo.
+func recordFields(dst []recordField, s string) ([]recordField, error) {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return dst, fmt.Errorf("not a row value: %.40q", s)
 	}
-	return "", false
+	i, end := 1, len(s)-1
+	for {
+		switch {
+		case i == end || s[i] == ',':
+			dst = append(dst, recordField{null: true})
+		case s[i] == '"':
+			f, next, err := quotedField(s, i)
+			if err != nil {
+				return dst, err
+			}
+			dst = append(dst, recordField{text: f})
+			i = next
+		default:
+			j := i
+			for j < end && s[j] != ',' {
+				if c := s[j]; c == '"' || c == '\\' {
+					return dst, fmt.Errorf("a quote or a backslash outside quotes at %d of a row value", j)
+				}
+				j++
+			}
+			dst = append(dst, recordField{text: s[i:j]})
+			i = j
+		}
+		if i == end {
+			return dst, nil
+		}
+		if s[i] != ',' {
+			return dst, fmt.Errorf("%q after a field at %d of a row value", s[i], i)
+		}
+		i++
+	}
 }
 
-func (c textCol) Scan(src any) error {
-	if src == nil {
-		c.f.SetText(c.r.e, "", false)
-		return nil
+// quotedField reads the quoted field that starts at s[i] (its quote) and
+// returns its text and the index just past its closing quote.
+func quotedField(s string, i int) (string, int, error) {
+	start := i + 1
+	j := len(s)
+	if q := strings.IndexByte(s[start:], '"'); q >= 0 {
+		j = start + q
 	}
-	v, ok := text(src)
-	if !ok {
-		return fmt.Errorf("%s: cannot scan %T into a string", c.f.Name, src)
+	if b := strings.IndexByte(s[start:j], '\\'); b >= 0 {
+		j = start + b
 	}
-	c.f.SetText(c.r.e, v, true)
-	return nil
-}
-
-// enumValue is src as a string: one of the enums' values when it is one (no
-// string is made for it), else a copy of src.
-func enumValue(src any) (string, error) {
-	var b []byte
-	switch v := src.(type) {
-	case []byte:
-		b = v
-	case string:
-		return v, nil
-	default:
-		return "", fmt.Errorf("cannot scan %T into an enum", src)
+	if j < len(s) && s[j] == '"' && (j+1 == len(s) || s[j+1] != '"') {
+		return s[start:j], j + 1, nil // nothing to undo
 	}
-	for _, s := range enumValues {
-		if string(b) == s {
-			return s, nil
+	b := []byte(s[start:j])
+	for j < len(s) {
+		c := s[j]
+		switch {
+		case (c == '"' || c == '\\') && j+1 < len(s) && s[j+1] == c:
+			b = append(b, c)
+			j += 2
+		case c == '"':
+			return string(b), j + 1, nil
+		case c == '\\':
+			// record_out doubles a backslash; record_in also reads one
+			// as an escape of the next byte
+			if j+1 == len(s) {
+				return "", j, fmt.Errorf("a row value ends inside quotes")
+			}
+			b = append(b, s[j+1])
+			j += 2
+		default:
+			b = append(b, c)
+			j++
 		}
 	}
-	return string(b), nil
-}
-
-// enumValues are the values of the enums of an event row.
-var enumValues = func() []string {
-	var out []string
-	for _, k := range models.Kinds {
-		out = append(out, string(k))
-	}
-	for _, s := range models.Statuses {
-		out = append(out, string(s))
-	}
-	for _, s := range models.Sources {
-		out = append(out, string(s))
-	}
-	return out
-}()
-
-func (c enumCol) Scan(src any) error {
-	if src == nil {
-		c.f.SetText(c.r.e, "", false)
-		return nil
-	}
-	v, err := enumValue(src)
-	c.f.SetText(c.r.e, v, true)
-	return err
-}
-
-func (c timeCol) Scan(src any) error {
-	var t *time.Time
-	if src != nil {
-		text, ok := src.(string) // eventColumns selects every time as text
-		if !ok {
-			return fmt.Errorf("%s: cannot scan %T into a time", c.f.Name, src)
-		}
-		v, err := parsePGTime(text)
-		if err != nil {
-			return err
-		}
-		c.r.times[c.i] = v
-		t = &c.r.times[c.i]
-	}
-	c.f.SetTime(c.r.e, t)
-	return nil
+	return "", j, fmt.Errorf("a row value ends inside quotes")
 }
