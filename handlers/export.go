@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"io"
 	"log/slog"
 	"net"
@@ -94,8 +93,6 @@ type exportStream struct {
 
 	started, done bool
 	buf           bytes.Buffer // the encoded batch
-	cw            *csv.Writer
-	rec           []string
 	line          []byte
 }
 
@@ -108,9 +105,7 @@ func (s *exportStream) fill() bool {
 	if !s.started {
 		s.started = true
 		if s.csv {
-			s.cw = csv.NewWriter(&s.buf)
-			s.cw.UseCRLF = true // RFC 4180
-			_ = s.cw.Write(models.CSVHeader())
+			s.buf.Write(models.AppendCSVHeader(s.buf.AvailableBuffer()))
 		}
 	} else {
 		if len(s.events) < app.ExportBatchSize {
@@ -131,8 +126,7 @@ func (s *exportStream) fill() bool {
 	}
 	for i := range s.events {
 		if s.csv {
-			s.rec = models.CSVRecord(&s.events[i], s.rec)
-			_ = s.cw.Write(s.rec) // writes to a bytes.Buffer do not fail
+			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i]))
 			continue
 		}
 		var hs []models.History
@@ -146,9 +140,6 @@ func (s *exportStream) fill() bool {
 			return s.buf.Len() > 0
 		}
 		s.buf.Write(s.line)
-	}
-	if s.cw != nil {
-		s.cw.Flush()
 	}
 	// A long export that keeps going is not cut off: the connection's
 	// write deadline moves on with each batch.
