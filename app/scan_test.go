@@ -4,7 +4,6 @@ import (
 	"context"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -89,27 +88,14 @@ func BenchmarkListRows(b *testing.B) {
 	db := dbtest.New(b)
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	if _, err := db.ExecContext(ctx, `INSERT INTO events (kind, status, title, description, started_at, ended_at, project_tag, created_at, updated_at)
-		SELECT 'activity_log', 'done', 'Worked on item ' || g, 'notes of ' || g,
-			?::timestamptz - g * interval '1 minute' - interval '20 minutes', ?::timestamptz - g * interval '1 minute',
-			CASE WHEN g % 2 = 0 THEN 'work' END, ?::timestamptz, ?::timestamptz
-		FROM generate_series(1, 1000) g`, t0, t0, t0, t0); err != nil {
-		b.Fatal(err)
-	}
+	dbtest.SeedLogs(b, db, 1000, t0)
 	s := app.NewService(db, seoul, func() time.Time { return t0 })
-	cpu := func() int64 {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-			b.Fatal(err)
-		}
-		return ru.Utime.Nano() + ru.Stime.Nano()
-	}
-	before := cpu()
+	before := dbtest.ProcessCPU()
 	for b.Loop() {
 		p, err := s.List(ctx, models.ListQuery{Listing: models.ListEvents, Loc: seoul, Limit: 1000})
 		if err != nil || len(p.Items) != 1000 {
 			b.Fatalf("%d events, %v", len(p.Items), err)
 		}
 	}
-	b.ReportMetric(float64(cpu()-before)/float64(b.N)/1000, "cpu-ns/row")
+	b.ReportMetric(float64(dbtest.ProcessCPU()-before)/float64(b.N)/1000, "cpu-ns/row")
 }

@@ -21,14 +21,7 @@ import (
 // not grow with the page (make bench runs it).
 func BenchmarkListJSON(b *testing.B) {
 	db := dbtest.New(b)
-	ctx := context.Background()
-	if _, err := db.ExecContext(ctx, `INSERT INTO events (kind, status, title, description, started_at, ended_at, project_tag, created_at, updated_at)
-		SELECT 'activity_log', 'done', 'Worked on item ' || g, 'notes of ' || g,
-			?::timestamptz - g * interval '1 minute' - interval '20 minutes', ?::timestamptz - g * interval '1 minute',
-			CASE WHEN g % 2 = 0 THEN 'work' END, ?::timestamptz, ?::timestamptz
-		FROM generate_series(1, 1100) g`, t0, t0, t0, t0); err != nil {
-		b.Fatal(err)
-	}
+	dbtest.SeedLogs(b, db, 1100, t0)
 	svc := app.NewService(db, seoul, func() time.Time { return t0 })
 	f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout})
 	if err != nil {
@@ -80,7 +73,7 @@ func BenchmarkEventsPage(b *testing.B) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu := handlers.ProcessCPU()
+	cpu := dbtest.ProcessCPU()
 	for b.Loop() {
 		req := httptest.NewRequest("GET", "/events", nil)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -94,7 +87,7 @@ func BenchmarkEventsPage(b *testing.B) {
 			b.Fatalf("GET /events: %d, %q, %d bytes", res.StatusCode, res.Header.Get("Content-Encoding"), n)
 		}
 	}
-	b.ReportMetric(float64(handlers.ProcessCPU()-cpu)/float64(b.N)/120, "cpu-ns/row")
+	b.ReportMetric(float64(dbtest.ProcessCPU()-cpu)/float64(b.N)/120, "cpu-ns/row")
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/120, "allocs/row")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/120, "ns/row")

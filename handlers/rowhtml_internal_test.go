@@ -11,12 +11,12 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gofiber/template/html/v2"
 
+	"events/app/dbtest"
 	"events/models"
 )
 
@@ -297,7 +297,7 @@ func BenchmarkRowCold(b *testing.B) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu := ProcessCPU()
+	cpu := dbtest.ProcessCPU()
 	for b.Loop() {
 		if h := (rowList{rows: rows, after: "\n"}).html(); len(h) < 300*len(rows) {
 			b.Fatal(len(h))
@@ -306,21 +306,9 @@ func BenchmarkRowCold(b *testing.B) {
 	n := float64(b.N) * float64(len(rows))
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/row")
-	b.ReportMetric(float64(ProcessCPU()-cpu)/n, "cpu-ns/row")
+	b.ReportMetric(float64(dbtest.ProcessCPU()-cpu)/n, "cpu-ns/row")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/row")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/row")
-}
-
-// ProcessCPU is the CPU time the process has used (user and system, every
-// thread, the collector's included), in ns: on a shared machine it moves
-// much less than the wall clock. Exported for the benchmarks of
-// handlers_test (bench_test.go).
-func ProcessCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 const listsGolden = "testdata/lists.golden.gz"
