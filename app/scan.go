@@ -16,8 +16,9 @@ import (
 // database's own) as one composite value in its text form:
 // "(1,task,planned,\"Write the report\",...)". The driver reads a column at a
 // time, each with its length, a string and a boxed value of its own; one
-// column a row instead of 21 cut reading a row to a fraction (README,
-// Performance), and recordFields splits it without copying. PostgreSQL
+// column a row instead of 21 cut the service's cost of reading a row by
+// about a third (DESIGN.md, Reading rows), and recordFields splits it
+// without copying. PostgreSQL
 // writes each field with the same output function as on its own (a time as
 // "2026-11-22 03:00:00.123456+00", which parsePGTime reads).
 var eventColumns = func() string {
