@@ -93,7 +93,6 @@ type exportStream struct {
 
 	started, done bool
 	buf           bytes.Buffer // the encoded batch
-	line          []byte
 }
 
 // fill encodes the next batch into buf; false once the file is complete.
@@ -133,13 +132,13 @@ func (s *exportStream) fill() bool {
 		if s.histories != nil {
 			hs = s.histories[i]
 		}
-		var err error
-		if s.line, err = models.AppendExportJSON(s.line[:0], &s.events[i], hs); err != nil {
+		line, err := models.AppendExportJSON(s.buf.AvailableBuffer(), &s.events[i], hs)
+		if err != nil {
 			s.log.Error("export: encoding an event", "id", s.events[i].ID, "err", err)
 			s.done = true
 			return s.buf.Len() > 0
 		}
-		s.buf.Write(s.line)
+		s.buf.Write(line)
 	}
 	// A long export that keeps going is not cut off: the connection's
 	// write deadline moves on with each batch.

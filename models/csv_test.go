@@ -9,7 +9,7 @@ import (
 )
 
 // csvLine is what encoding/csv's Writer (UseCRLF, as RFC 4180 has it)
-// writes for record: what AppendCSVRecord and AppendCSVField must write.
+// writes for record: what AppendCSVRecord and appendCSVField must write.
 func csvLine(t testing.TB, record []string) string {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -75,7 +75,7 @@ func FuzzCSVField(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := string(append(AppendCSVField(nil, s), ",x\r\n"...))
+		got := string(append(appendCSVField(nil, s), ",x\r\n"...))
 		if want := csvLine(t, []string{s, "x"}); got != want {
 			t.Errorf("%q: %q, want %q", s, got, want)
 		}

@@ -7,16 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// CSVHeader is the header row of a CSV export (DESIGN.md, Export): the
-// event's JSON field names in the JSON order.
-func CSVHeader() []string {
-	out := make([]string, len(EventFields))
-	for i := range EventFields {
-		out[i] = EventFields[i].Name
-	}
-	return out
-}
-
 // AppendCSVRecord appends e's line of a CSV export (DESIGN.md, Export): text
 // as it is, times as in JSON, true and false, numbers, and an empty cell for
 // null, each cell as encoding/csv's Writer with UseCRLF writes it (RFC 4180:
@@ -32,7 +22,7 @@ func AppendCSVRecord(b []byte, e *Event) []byte {
 		switch f.Type {
 		case TypeText, TypeEnum:
 			s, _ := f.getText(e)
-			b = AppendCSVField(b, s)
+			b = appendCSVField(b, s)
 		case TypeTime:
 			if t := f.getTime(e); t != nil {
 				b = AppendTime(b, *t)
@@ -53,16 +43,16 @@ func AppendCSVHeader(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendCSVField(b, EventFields[i].Name)
+		b = appendCSVField(b, EventFields[i].Name)
 	}
 	return append(b, "\r\n"...)
 }
 
-// AppendCSVField appends one cell as encoding/csv's Writer with UseCRLF
+// appendCSVField appends one cell as encoding/csv's Writer with UseCRLF
 // writes it: in quotes when it holds a quote, a comma, CR or LF, is `\.`,
 // or starts with white space, each quote doubled, each LF written as CRLF
 // and each CR dropped (stored text holds no CR).
-func AppendCSVField(b []byte, s string) []byte {
+func appendCSVField(b []byte, s string) []byte {
 	if !csvNeedsQuotes(s) {
 		return append(b, s...)
 	}
