@@ -3,7 +3,7 @@
 // service binary, drives every scenario over loopback with vegeta, runs the
 // same SQL statements with pgbench, and prints one Markdown table.
 //
-//	go run ./cmd/bench [-events 1000000] [-step 3s] [-pairs 5] [-connections 0] [-out bin/bench.md]
+//	go run ./cmd/bench [-events 1000000] [-step 3s] [-slices 3] [-pairs 5] [-connections 0] [-out bin/bench.md]
 //
 // `make bench` runs it. See the README's Performance section.
 package main
@@ -37,6 +37,7 @@ type options struct {
 	events    int
 	step      time.Duration
 	pairs     int
+	slices    int
 	conns     int
 	out       string
 	dir       string
@@ -52,6 +53,7 @@ func main() {
 	flag.IntVar(&o.events, "events", 1_000_000, "events to seed (rounded to a multiple of 10)")
 	flag.DurationVar(&o.step, "step", 3*time.Second, "duration of each measurement step (whole seconds)")
 	flag.IntVar(&o.pairs, "pairs", 5, "pairs of a service step and a pgbench step for each scenario, taken in rounds over the scenarios; the table quotes medians and the spread")
+	flag.IntVar(&o.slices, "slices", 3, "slices each step is cut into, a service slice and a pgbench slice taken in turn, so that both sides of a pair see the same seconds of the machine (a slice is at least 1 s)")
 	flag.IntVar(&o.conns, "connections", 0, "HTTP connections and pgbench clients (0: the service's database pool size)")
 	flag.StringVar(&o.out, "out", "bin/bench.md", "file the Markdown table is written to")
 	flag.StringVar(&o.dir, "dir", "bin/bench", "folder for the PostgreSQL cluster, the service binary and the pgbench scripts")
@@ -64,6 +66,7 @@ func main() {
 	o.events = max(10, o.events/10*10)
 	o.step = max(time.Second, o.step.Round(time.Second))
 	o.pairs = max(1, o.pairs)
+	o.slices = max(1, o.slices)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -88,6 +91,7 @@ type env struct {
 	service  *harness.Service
 	seedTime time.Duration
 	poolSize int       // the service's database pool
+	pgStart  float64   // PostgreSQL's CPU for a pgbench invocation's connections, ms (startCost)
 	now      time.Time // the service's clock at its start (seedClock)
 }
 

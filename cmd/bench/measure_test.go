@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"events/cmd/internal/harness"
 )
 
 // TestEveryKeepsRatesBelowOneASecond: the latency step of a scenario that
@@ -51,5 +53,58 @@ func TestPickLeavesTheFloorOut(t *testing.T) {
 	}
 	if got := keys(pick(scenarios(), "inbox,readyz,healthz")); !slices.Equal(got, []string{"healthz", "readyz", "inbox"}) {
 		t.Errorf("-scenarios inbox,readyz,healthz: %v", got)
+	}
+}
+
+// TestPairSumsItsSlices: a pair's figures are its slices' sums, not a mean
+// of each slice's rates, and each pgbench invocation's connections come off
+// pgbench's side once.
+func TestPairSumsItsSlices(t *testing.T) {
+	tick := func(ms float64) int64 { return int64(ms * harness.TicksPerSecond / 1000) }
+	tot := totals{
+		// two service slices: 1,000 requests in 1 s, then 500 in 1 s with 10 refused
+		requests: 1500, answered: 1490, svcTime: 2 * time.Second,
+		svcTicks: tick(600), dbTicks: tick(900), measuredDB: true, rssKiB: 40 << 10,
+		// two pgbench invocations: 3,000 transactions in 2 s, 1,220 ms of PostgreSQL's CPU, 20 of it connecting
+		runs: 2, tx: 3000, pgTime: 2 * time.Second, pgTicks: tick(1220),
+	}
+	p := tot.pair(1, 10)
+	near := func(got, want float64) bool { return got > want*0.999 && got < want*1.001 }
+	if !near(p.svc, 745) || !near(p.pg, 1500) || p.errors != 10 || p.rssKiB != 40<<10 {
+		t.Errorf("rates: service %v/s, pgbench %v/s, %d errors, rss %d", p.svc, p.pg, p.errors, p.rssKiB)
+	}
+	if !near(p.svcCPU, 0.4) || !near(p.dbCPU, 0.6) || !near(p.pgCPU, 0.4) {
+		t.Errorf("CPU a request: service %v, its PostgreSQL %v, pgbench's %v", p.svcCPU, p.dbCPU, p.pgCPU)
+	}
+	if !near(p.cpuRatio(), 0.4) || !near(p.ratio(), 745.0/1500) {
+		t.Errorf("ratios %v, %v", p.ratio(), p.cpuRatio())
+	}
+	// complete / reactivate: a transaction is two requests
+	if p2 := tot.pair(2, 10); !near(p2.pg, 3000) || !near(p2.pgCPU, 0.2) {
+		t.Errorf("two requests a transaction: %v/s, %v ms", p2.pg, p2.pgCPU)
+	}
+}
+
+// TestSlicesAreWholeSeconds: pgbench -T counts whole seconds, so a slice is
+// the step over -slices rounded, and at least one second.
+func TestSlicesAreWholeSeconds(t *testing.T) {
+	year := &scenario{minStep: 10 * time.Second}
+	page := &scenario{}
+	for _, c := range []struct {
+		step   time.Duration
+		slices int
+		s      *scenario
+		want   time.Duration
+	}{
+		{3 * time.Second, 3, page, time.Second},
+		{3 * time.Second, 3, year, 3 * time.Second},
+		{3 * time.Second, 1, page, 3 * time.Second},
+		{3 * time.Second, 6, page, time.Second},
+		{20 * time.Second, 3, page, 7 * time.Second},
+	} {
+		e := &env{o: options{step: c.step, slices: c.slices}}
+		if got := c.s.sliceOf(e); got != c.want {
+			t.Errorf("step %v, %d slices, min step %v: slice %v, want %v", c.step, c.slices, c.s.minStep, got, c.want)
+		}
 	}
 }

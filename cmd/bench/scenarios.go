@@ -154,6 +154,13 @@ func scenarios() []*scenario {
 // stepOf is the length of the scenario's steps.
 func (s *scenario) stepOf(e *env) time.Duration { return max(e.o.step, s.minStep) }
 
+// sliceOf is the length of a slice of the scenario's steps (measurePair):
+// the step over -slices, in whole seconds (pgbench -T counts seconds), at
+// least one. A year's export, 10 s steps, has three slices of 3 s.
+func (s *scenario) sliceOf(e *env) time.Duration {
+	return max(time.Second, (s.stepOf(e) / time.Duration(e.o.slices)).Round(time.Second))
+}
+
 // pool is the lifecycle scenario's events: planned tasks, ids base+6+10k.
 func pool(e *env) []int64 {
 	n := poolSize(e.o.events)
