@@ -57,7 +57,7 @@ func cliff(ctx context.Context, e *env) (string, error) {
 	}
 	cpu := -1
 	if e.o.pin {
-		cpu = 1
+		cpu = e.o.svcCPU
 	}
 	if c.now, err = seedClock(ctx, c.db); err != nil {
 		return "", err

@@ -42,6 +42,7 @@ type options struct {
 	out       string
 	dir       string
 	pin       bool
+	svcCPU    int // with pin: the CPU of the service
 	reuse     bool
 	pprof     string
 	scenarios string
@@ -57,7 +58,8 @@ func main() {
 	flag.IntVar(&o.conns, "connections", 0, "HTTP connections and pgbench clients (0: the service's database pool size)")
 	flag.StringVar(&o.out, "out", "bin/bench.md", "file the Markdown table is written to")
 	flag.StringVar(&o.dir, "dir", "bin/bench", "folder for the PostgreSQL cluster, the service binary and the pgbench scripts")
-	flag.BoolVar(&o.pin, "pin", runtime.NumCPU() >= 2, "pin the load generators (this process, pgbench) to CPU 0 and the service and PostgreSQL to CPU 1")
+	flag.BoolVar(&o.pin, "pin", runtime.NumCPU() >= 2, "pin the load generators (this process, pgbench) and the service to CPU 0, and PostgreSQL to CPU 1 alone")
+	flag.IntVar(&o.svcCPU, "service-cpu", 0, "with -pin, the CPU of the service: 0, beside the load generators, as pgbench's client is (default), or 1, beside PostgreSQL")
 	flag.BoolVar(&o.reuse, "reuse", false, "reuse a database seeded by an earlier run with the same -events instead of seeding again")
 	flag.StringVar(&o.pprof, "pprof", "", "folder for CPU and allocation profiles of the service during each saturation step of the first run (builds the service with -tags pprof)")
 	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all but readyz, the floor)")
@@ -67,6 +69,10 @@ func main() {
 	o.step = max(time.Second, o.step.Round(time.Second))
 	o.pairs = max(1, o.pairs)
 	o.slices = max(1, o.slices)
+	if o.svcCPU != 0 && o.svcCPU != 1 {
+		fmt.Fprintln(os.Stderr, "bench: -service-cpu is 0 or 1")
+		os.Exit(2)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -198,7 +204,7 @@ func run(ctx context.Context, o options) error {
 	}
 	cpu := -1
 	if o.pin {
-		cpu = 1
+		cpu = o.svcCPU
 	}
 	// The service's log is discarded: writing it is part of the work
 	// measured, keeping it is not.
