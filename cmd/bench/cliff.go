@@ -55,14 +55,10 @@ func cliff(ctx context.Context, e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cpu := -1
-	if e.o.pin {
-		cpu = e.o.svcCPU
-	}
 	if c.now, err = seedClock(ctx, c.db); err != nil {
 		return "", err
 	}
-	if c.service, err = harness.Start(ctx, bin, harness.Options{Env: c.serviceEnv(), CPU: cpu}); err != nil {
+	if c.service, err = harness.Start(ctx, bin, harness.Options{Env: c.serviceEnv(), CPU: e.o.serviceCPU()}); err != nil {
 		return "", err
 	}
 	defer c.service.Stop()

@@ -86,6 +86,15 @@ func say(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
+// serviceCPU is the CPU the service is pinned to (-pin, -service-cpu), -1
+// for none: the main run's service and the cliff's alike.
+func (o options) serviceCPU() int {
+	if !o.pin {
+		return -1
+	}
+	return o.svcCPU
+}
+
 // env is what a run works with.
 type env struct {
 	o        options
@@ -202,13 +211,9 @@ func run(ctx context.Context, o options) error {
 	if o.conns == 0 {
 		e.o.conns = e.poolSize
 	}
-	cpu := -1
-	if o.pin {
-		cpu = o.svcCPU
-	}
 	// The service's log is discarded: writing it is part of the work
 	// measured, keeping it is not.
-	if e.service, err = harness.Start(ctx, bin, harness.Options{Env: e.serviceEnv(), Pprof: o.pprof != "", CPU: cpu}); err != nil {
+	if e.service, err = harness.Start(ctx, bin, harness.Options{Env: e.serviceEnv(), Pprof: o.pprof != "", CPU: o.serviceCPU()}); err != nil {
 		return err
 	}
 	defer e.service.Stop()

@@ -255,7 +255,6 @@ type totals struct {
 	svcTime            time.Duration // sending and waiting for the last answers
 	svcTicks, dbTicks  int64         // the service's CPU, PostgreSQL's
 	rssKiB             int64         // the service's peak VmRSS
-	measuredDB         bool          // PostgreSQL's CPU was read (our cluster)
 	// the pgbench slices
 	runs    int           // pgbench invocations
 	tx      int           // transactions
@@ -274,9 +273,7 @@ func (t totals) pair(perTx int, startMs float64) pair {
 	}
 	if t.requests > 0 {
 		p.svcCPU = tickMs(t.svcTicks) / float64(t.requests)
-		if t.measuredDB {
-			p.dbCPU = tickMs(t.dbTicks) / float64(t.requests)
-		}
+		p.dbCPU = tickMs(t.dbTicks) / float64(t.requests) // 0 when PostgreSQL is not ours (dbTicks)
 	}
 	if t.tx > 0 && t.pgTime > 0 {
 		p.pg = float64(t.tx*perTx) / t.pgTime.Seconds()
@@ -336,7 +333,6 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 	t.svcTime += sat.Duration + sat.Wait
 	t.svcTicks += svc1 - svc0
 	t.dbTicks += db1 - db0
-	t.measuredDB = e.postgres != 0
 	t.rssKiB = max(t.rssKiB, *peak)
 	if answered < sat.Requests { // which: the table only counts them
 		say("%-10s %d errors in a service slice: statuses %v, errors %q", s.key, sat.Requests-answered, sat.StatusCodes, sat.Errors)

@@ -64,7 +64,7 @@ func TestPairSumsItsSlices(t *testing.T) {
 	tot := totals{
 		// two service slices: 1,000 requests in 1 s, then 500 in 1 s with 10 refused
 		requests: 1500, answered: 1490, svcTime: 2 * time.Second,
-		svcTicks: tick(600), dbTicks: tick(900), measuredDB: true, rssKiB: 40 << 10,
+		svcTicks: tick(600), dbTicks: tick(900), rssKiB: 40 << 10,
 		// two pgbench invocations: 3,000 transactions in 2 s, 1,220 ms of PostgreSQL's CPU, 20 of it connecting
 		runs: 2, tx: 3000, pgTime: 2 * time.Second, pgTicks: tick(1220),
 	}
