@@ -57,6 +57,7 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 		pgdriver.WithWriteTimeout(socketTimeout),
 		pgdriver.WithApplicationName(ApplicationName),
 		pgdriver.WithBufferSize(readBufferSize),
+		coarseDeadlines,
 	)
 	sqldb := sql.OpenDB(deadlineConnector{connector, statementTimeout})
 	n := PoolSize()
