@@ -38,7 +38,8 @@ func TestPerSecondShowsSlowRates(t *testing.T) {
 }
 
 // TestPickLeavesTheFloorOut: a run without -scenarios runs every scenario
-// but the optional floor (/readyz); naming it runs it, in the table's order.
+// but the optional ones (the floor, /readyz, and the page not compressed);
+// naming one runs it, in the table's order.
 func TestPickLeavesTheFloorOut(t *testing.T) {
 	keys := func(list []*scenario) []string {
 		var out []string
@@ -48,11 +49,14 @@ func TestPickLeavesTheFloorOut(t *testing.T) {
 		return out
 	}
 	all := pick(scenarios(), "")
-	if len(all) != len(scenarios())-1 || slices.Contains(keys(all), "readyz") || !slices.Contains(keys(all), "export-year") {
+	if len(all) != len(scenarios())-2 || slices.Contains(keys(all), "readyz") || slices.Contains(keys(all), "page-plain") || !slices.Contains(keys(all), "export-year") {
 		t.Errorf("default run: %v", keys(all))
 	}
 	if got := keys(pick(scenarios(), "inbox,readyz,healthz")); !slices.Equal(got, []string{"healthz", "readyz", "inbox"}) {
 		t.Errorf("-scenarios inbox,readyz,healthz: %v", got)
+	}
+	if got := keys(pick(scenarios(), "page-plain,page")); !slices.Equal(got, []string{"page", "page-plain"}) {
+		t.Errorf("-scenarios page-plain,page: %v", got)
 	}
 }
 

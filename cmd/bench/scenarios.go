@@ -47,6 +47,7 @@ var (
 	jsonHeader   = http.Header{"Content-Type": {"application/json"}}
 	formHeader   = http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "HX-Request": {"true"}}
 	pageHeader   = http.Header{"Accept": {"text/html"}}
+	plainHeader  = http.Header{"Accept": {"text/html"}, "Accept-Encoding": {"identity"}}
 	recordBody   = []byte(`{"kind":"activity_log","title":"bench quick record"}`)
 	fragmentBody = []byte("kind=activity_log&title=bench+quick+record")
 )
@@ -130,6 +131,8 @@ func scenarios() []*scenario {
 		{key: "upcoming", name: "Upcoming, 14 days", explain: true, sample: getAt(upcomingPath, nil)},
 		{key: "lifecycle", name: "complete / reactivate", write: true},
 		{key: "page", name: "Today page `GET /events` (HTML, its sections, every row drawn cold)", sample: todayPage},
+		// the same page not compressed: what gzip costs on it (README, Performance)
+		{key: "page-plain", name: "Today page, not compressed (`Accept-Encoding: identity`)", sample: get("/events", plainHeader), optional: true},
 		{key: "fragment", name: "htmx quick record (fragment)", write: true, sample: post("/api/events", fragmentBody, formHeader)},
 		{key: "summary", name: "Summary, a week `GET /api/events/summary`", explain: true, sample: getAt(summaryPath, nil)},
 		{key: "review", name: "`GET /events/review` (HTML page, a week)", sample: getAt(reviewPath, pageHeader)},
