@@ -29,16 +29,21 @@ var eventColumns = func() string {
 	return "ROW(" + strings.Join(cols, ", ") + ")::text"
 }()
 
-// rowTimes is how many times a row has: they share one array.
-var rowTimes = func() int {
-	n := 0
-	for _, f := range models.EventFields {
-		if f.Type == models.TypeTime {
-			n++
-		}
+// timeArena hands out the times of a listing's rows from shared arrays of
+// timeChunk: one allocation for the times of many rows, not one a row, and
+// room only for the times a row has (a NULL takes none).
+type timeArena []time.Time
+
+const timeChunk = 128
+
+// put stores t in the arena and returns where.
+func (a *timeArena) put(t time.Time) *time.Time {
+	if len(*a) == cap(*a) {
+		*a = make([]time.Time, 0, timeChunk)
 	}
-	return n
-}()
+	*a = append(*a, t)
+	return &(*a)[len(*a)-1]
+}
 
 // queryEvents runs query, which selects eventColumns, and appends its
 // events to dst.
@@ -51,6 +56,7 @@ func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query stri
 	var (
 		text   string
 		fields = make([]recordField, 0, len(models.EventFields))
+		times  timeArena
 	)
 	for rows.Next() {
 		if err := rows.Scan(&text); err != nil {
@@ -60,7 +66,7 @@ func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query stri
 			return dst, err
 		}
 		dst = append(dst, models.Event{})
-		if err := setEvent(&dst[len(dst)-1], fields); err != nil {
+		if err := setEvent(&dst[len(dst)-1], fields, &times); err != nil {
 			return dst, err
 		}
 	}
@@ -68,12 +74,11 @@ func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query stri
 }
 
 // setEvent writes the fields of a row, in the order of models.EventFields,
-// into e through the fields' accessors. The times of a row share one array.
-func setEvent(e *models.Event, fields []recordField) error {
+// into e through the fields' accessors; its times go into times.
+func setEvent(e *models.Event, fields []recordField, times *timeArena) error {
 	if len(fields) != len(models.EventFields) {
 		return fmt.Errorf("an event row of %d fields, not %d", len(fields), len(models.EventFields))
 	}
-	times := make([]time.Time, 0, rowTimes)
 	for i, v := range fields {
 		f := &models.EventFields[i]
 		switch f.Type {
@@ -88,8 +93,7 @@ func setEvent(e *models.Event, fields []recordField) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
-			times = append(times, t)
-			f.SetTime(e, &times[len(times)-1])
+			f.SetTime(e, times.put(t))
 		case models.TypeBool:
 			if v.text != "t" && v.text != "f" {
 				return fmt.Errorf("%s: %q is not a boolean", f.Name, v.text)
