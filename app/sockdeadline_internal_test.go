@@ -10,7 +10,8 @@ import (
 
 // TestCoarseDeadlines: a read deadline at most deadlineStep later than the
 // one in place is left unset, so the socket gives up at the earlier one; a
-// later one beyond the step, an earlier one and none are set at once.
+// later one beyond the step, an earlier one and none are set at once. The
+// bounds leave most of a second for a busy machine's late timers.
 func TestCoarseDeadlines(t *testing.T) {
 	a, b := net.Pipe()
 	defer a.Close()
@@ -28,14 +29,14 @@ func TestCoarseDeadlines(t *testing.T) {
 	}
 
 	now := time.Now()
-	if err := c.SetReadDeadline(now.Add(100 * time.Millisecond)); err != nil {
+	if err := c.SetReadDeadline(now.Add(50 * time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.SetReadDeadline(now.Add(100*time.Millisecond + deadlineStep/2)); err != nil {
+	if err := c.SetReadDeadline(now.Add(50*time.Millisecond + deadlineStep)); err != nil {
 		t.Fatal(err)
 	}
-	if d := timesOut(); d > deadlineStep/4 {
-		t.Errorf("a deadline half a step later was set: the read waited %s", d)
+	if d := timesOut(); d >= deadlineStep {
+		t.Errorf("a deadline a step later was set: the read waited %s", d)
 	}
 
 	now = time.Now()
