@@ -594,10 +594,10 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, each cut into %d slices taken in turn, service and pgbench; %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); a pgbench invocation's connections cost PostgreSQL %.1f ms, taken off each pgbench slice; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
 		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.slices, e.o.pairs, e.pgStart,
 		e.now.Format("2006-01-02 15:04 MST"), time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
-	switch {
-	case e.o.pin && e.o.svcCPU == 0:
+	switch e.o.serviceCPU() {
+	case 0:
 		b.WriteString("CPU 0: the load generator (vegeta in the harness), pgbench and the service; CPU 1: PostgreSQL alone.\n\n")
-	case e.o.pin:
+	case 1:
 		b.WriteString("CPU 0: the load generator (vegeta in the harness) and pgbench; CPU 1: the service and PostgreSQL.\n\n")
 	default:
 		b.WriteString("No pinning: the load generator, the service and PostgreSQL share every CPU.\n\n")
