@@ -47,6 +47,7 @@ type options struct {
 	pprof     string
 	scenarios string
 	cliff     int
+	paced     bool
 }
 
 func main() {
@@ -64,6 +65,7 @@ func main() {
 	flag.StringVar(&o.pprof, "pprof", "", "folder for CPU and allocation profiles of the service during each saturation step of the first run (builds the service with -tags pprof)")
 	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated scenarios to run (default: all but readyz, the floor)")
 	flag.IntVar(&o.cliff, "cliff", 0, "after the main run, seed a second database with this many events (kept for the next run with -reuse) and compare each listing's p50 on it with the main one (0: off)")
+	flag.BoolVar(&o.paced, "paced", true, "run each pgbench slice a second time at the rate the service reached in the slice before it (pgbench -R): PostgreSQL then idles between statements as it does under the service, and the CPU ratio at the same pace compares the two like for like (false: flat out only, a shorter run)")
 	flag.Parse()
 	o.events = max(10, o.events/10*10)
 	o.step = max(time.Second, o.step.Round(time.Second))

@@ -27,14 +27,15 @@ import (
 // scenario: both see the machine as it is at that moment, so their ratio
 // holds where the absolute figures swing.
 type pair struct {
-	svc    float64   // service requests a second, at saturation
-	pg     float64   // pgbench, in service requests a second (0: no pgbench)
-	svcCPU float64   // the service's CPU per request, ms
-	dbCPU  float64   // PostgreSQL's CPU per service request, ms (0: not measured)
-	pgCPU  float64   // PostgreSQL's CPU per request under pgbench, ms
-	rssKiB int64     // the service's peak VmRSS during its step
-	errors uint64    // non-2xx or failed requests
-	at     time.Time // when the service step started
+	svc      float64   // service requests a second, at saturation
+	pg       float64   // pgbench, in service requests a second (0: no pgbench)
+	svcCPU   float64   // the service's CPU per request, ms
+	dbCPU    float64   // PostgreSQL's CPU per service request, ms (0: not measured)
+	pgCPU    float64   // PostgreSQL's CPU per request under pgbench, ms
+	pacedCPU float64   // the same, pgbench kept to the service's rate (0: not measured)
+	rssKiB   int64     // the service's peak VmRSS during its step
+	errors   uint64    // non-2xx or failed requests
+	at       time.Time // when the service step started
 }
 
 // ratio is the throughput ratio, service over pgbench.
@@ -49,6 +50,18 @@ func (p pair) cpuRatio() float64 {
 		return 0
 	}
 	return ratio(p.pgCPU, p.svcCPU+p.dbCPU)
+}
+
+// pacedRatio is cpuRatio with pgbench kept to the service's rate. A
+// PostgreSQL backend that idles between statements spends more CPU on
+// each than one kept busy: flat out, pgbench keeps PostgreSQL's CPU busy
+// where the service, slower than pgbench's client, leaves it idle part of
+// the time. At the same pace both sides pay that alike.
+func (p pair) pacedRatio() float64 {
+	if p.dbCPU == 0 || p.pacedCPU == 0 {
+		return 0
+	}
+	return ratio(p.pacedCPU, p.svcCPU+p.dbCPU)
 }
 
 // result is what a scenario measured: its pairs, then the latency at a
@@ -224,7 +237,9 @@ func perSecond(v float64) string {
 // measurePair runs pair i of a scenario: its service step and its pgbench
 // step on the same statements, each cut into -slices slices taken in turn
 // (service, pgbench, service, pgbench, ...), so that both sides see the
-// same few seconds of the machine. On these shared machines the speed of a
+// same few seconds of the machine. With -paced, each pgbench slice is
+// followed by another kept to the rate the service reached in the slice
+// before (pacedRatio). On these shared machines the speed of a
 // fixed piece of work moves up to threefold in phases of one to five
 // seconds: a 3 s step and the 3 s step after it often met different
 // phases, where three slices of 1 s each, interleaved, meet much the same.
@@ -232,18 +247,25 @@ func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) 
 	var t totals
 	t.at = time.Now()
 	for k := range e.o.slices {
-		if err := serviceSlice(ctx, e, s, i == 0 && k == 0, &t); err != nil {
+		rate, err := serviceSlice(ctx, e, s, i == 0 && k == 0, &t)
+		if err != nil {
 			return pair{}, err
 		}
-		if s.script != "" {
-			if err := pgbenchSlice(ctx, e, s, &t); err != nil {
+		if s.script == "" {
+			continue
+		}
+		if err := pgbenchSlice(ctx, e, s, 0, &t.flat); err != nil {
+			return pair{}, err
+		}
+		if e.o.paced {
+			if err := pgbenchSlice(ctx, e, s, rate, &t.paced); err != nil {
 				return pair{}, err
 			}
 		}
 	}
 	p := t.pair(s.perTx, e.pgStart)
-	say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%%  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req  rss %5.1f MiB  load %s",
-		s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), p.svcCPU, p.dbCPU, p.pgCPU, float64(p.rssKiB)/1024, loadavg())
+	say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%% (same pace %3.0f%%)  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req (same pace %.3f)  rss %5.1f MiB  load %s",
+		s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), 100*p.pacedRatio(), p.svcCPU, p.dbCPU, p.pgCPU, p.pacedCPU, float64(p.rssKiB)/1024, loadavg())
 	return p, nil
 }
 
@@ -255,11 +277,25 @@ type totals struct {
 	svcTime            time.Duration // sending and waiting for the last answers
 	svcTicks, dbTicks  int64         // the service's CPU, PostgreSQL's
 	rssKiB             int64         // the service's peak VmRSS
-	// the pgbench slices
-	runs    int           // pgbench invocations
-	tx      int           // transactions
-	pgTime  time.Duration // their time, without connecting
-	pgTicks int64         // PostgreSQL's CPU under pgbench
+	// the pgbench slices: flat out, and kept to the service's rate (-paced)
+	flat, paced pgTotals
+}
+
+// pgTotals is what pgbench slices measured, summed.
+type pgTotals struct {
+	runs  int           // pgbench invocations
+	tx    int           // transactions
+	time  time.Duration // their time, without connecting
+	ticks int64         // PostgreSQL's CPU under pgbench
+}
+
+// cpu is PostgreSQL's CPU per request, ms, with each invocation's
+// connections (startMs) taken off; 0 when nothing ran.
+func (g pgTotals) cpu(perTx int, startMs float64) float64 {
+	if g.tx == 0 {
+		return 0
+	}
+	return max(0, tickMs(g.ticks)-float64(g.runs)*startMs) / float64(g.tx*perTx)
 }
 
 // pair makes the pair's figures of its slices. A pgbench transaction stands
@@ -275,10 +311,11 @@ func (t totals) pair(perTx int, startMs float64) pair {
 		p.svcCPU = tickMs(t.svcTicks) / float64(t.requests)
 		p.dbCPU = tickMs(t.dbTicks) / float64(t.requests) // 0 when PostgreSQL is not ours (dbTicks)
 	}
-	if t.tx > 0 && t.pgTime > 0 {
-		p.pg = float64(t.tx*perTx) / t.pgTime.Seconds()
-		p.pgCPU = max(0, tickMs(t.pgTicks)-float64(t.runs)*startMs) / float64(t.tx*perTx)
+	if t.flat.tx > 0 && t.flat.time > 0 {
+		p.pg = float64(t.flat.tx*perTx) / t.flat.time.Seconds()
+		p.pgCPU = t.flat.cpu(perTx, startMs)
 	}
+	p.pacedCPU = t.paced.cpu(perTx, startMs)
 	return p
 }
 
@@ -302,11 +339,12 @@ func measureLatency(ctx context.Context, e *env, s *scenario, r *result) error {
 }
 
 // serviceSlice drives the service at saturation for one slice of a step
-// and adds to t its requests, its CPU and PostgreSQL's, its peak RSS.
-func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *totals) error {
+// and adds to t its requests, its CPU and PostgreSQL's, its peak RSS; it
+// returns the slice's rate, answers a second.
+func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *totals) (float64, error) {
 	svc0, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
-		return err
+		return 0, err
 	}
 	db0, _ := dbTicks(e)
 	var prof chan error
@@ -319,7 +357,7 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 	stopRSS()
 	svc1, err := harness.CPUTicks(e.service.Pid())
 	if err != nil {
-		return err
+		return 0, err
 	}
 	db1, _ := dbTicks(e)
 	if prof != nil {
@@ -338,16 +376,17 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 		say("%-10s %d errors in a service slice: statuses %v, errors %q", s.key, sat.Requests-answered, sat.StatusCodes, sat.Errors)
 	}
 	if answered == 0 {
-		return fmt.Errorf("the service answered none of %d requests (%v; %v)", sat.Requests, sat.StatusCodes, sat.Errors)
+		return 0, fmt.Errorf("the service answered none of %d requests (%v; %v)", sat.Requests, sat.StatusCodes, sat.Errors)
 	}
-	return s.putBack(ctx, e)
+	return float64(answered) / (sat.Duration + sat.Wait).Seconds(), s.putBack(ctx, e)
 }
 
 // pgbenchSlice runs the scenario's statements under pgbench for one slice
-// of a step and adds its transactions, their time and PostgreSQL's CPU to t.
-func pgbenchSlice(ctx context.Context, e *env, s *scenario, t *totals) error {
+// of a step and adds its transactions, their time and PostgreSQL's CPU to t:
+// flat out, or when rate > 0 kept to that many service requests a second.
+func pgbenchSlice(ctx context.Context, e *env, s *scenario, rate float64, t *pgTotals) error {
 	db0, _ := dbTicks(e)
-	tps, tx, err := pgbench(ctx, e, s.key, s.sliceOf(e), 0)
+	tps, tx, err := pgbench(ctx, e, s.key, s.sliceOf(e), 0, rate/float64(s.perTx))
 	if err != nil {
 		return err
 	}
@@ -355,9 +394,9 @@ func pgbenchSlice(ctx context.Context, e *env, s *scenario, t *totals) error {
 	t.runs++
 	t.tx += tx
 	if tps > 0 {
-		t.pgTime += time.Duration(float64(tx) / tps * float64(time.Second))
+		t.time += time.Duration(float64(tx) / tps * float64(time.Second))
 	}
-	t.pgTicks += db1 - db0
+	t.ticks += db1 - db0
 	return s.putBack(ctx, e)
 }
 
@@ -380,7 +419,7 @@ func startCost(ctx context.Context, e *env) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, _, err := pgbench(ctx, e, "start", 0, 1); err != nil {
+		if _, _, err := pgbench(ctx, e, "start", 0, 1, 0); err != nil {
 			return 0, err
 		}
 		db1, err := dbTicks(e)
@@ -454,20 +493,11 @@ var (
 
 // pgbench runs the script key.pgbench with as many clients as the service
 // has HTTP connections, on the load generator's CPU, for d (or for
-// perClient transactions a client, when d is 0): its transactions a second
-// without connecting, and how many it ran.
-func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient int) (tps float64, tx int, err error) {
-	script := filepath.Join(e.o.dir, key+".pgbench")
-	threads := 1
-	if !e.o.pin {
-		threads = min(e.o.conns, runtime.NumCPU())
-	}
-	run := []string{"-T", strconv.Itoa(int(d.Seconds()))}
-	if d == 0 {
-		run = []string{"-t", strconv.Itoa(perClient)}
-	}
-	args := append([]string{"-n", "-M", "simple", "-c", strconv.Itoa(e.o.conns), "-j", strconv.Itoa(threads)}, run...)
-	args = append(args, "-f", script, "-h", e.sockDir, "-p", "5432", "-U", "events", "events")
+// perClient transactions a client, when d is 0), flat out or, when rate >
+// 0, at rate transactions a second: its transactions a second without
+// connecting, and how many it ran.
+func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient int, rate float64) (tps float64, tx int, err error) {
+	args := pgbenchArgs(e, filepath.Join(e.o.dir, key+".pgbench"), d, perClient, rate)
 	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -482,6 +512,23 @@ func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient
 	tx, _ = strconv.Atoi(n[1])
 	tps, err = strconv.ParseFloat(m[1], 64)
 	return tps, tx, err
+}
+
+// pgbenchArgs are the arguments of a pgbench run of script (see pgbench).
+func pgbenchArgs(e *env, script string, d time.Duration, perClient int, rate float64) []string {
+	threads := 1
+	if !e.o.pin {
+		threads = min(e.o.conns, runtime.NumCPU())
+	}
+	run := []string{"-T", strconv.Itoa(int(d.Seconds()))}
+	if d == 0 {
+		run = []string{"-t", strconv.Itoa(perClient)}
+	}
+	if rate > 0 {
+		run = append(run, "-R", strconv.FormatFloat(rate, 'f', 1, 64))
+	}
+	args := append([]string{"-n", "-M", "simple", "-c", strconv.Itoa(e.o.conns), "-j", strconv.Itoa(threads)}, run...)
+	return append(args, "-f", script, "-h", e.sockDir, "-p", "5432", "-U", "events", "events")
 }
 
 func pgbenchPath() string {
@@ -603,9 +650,10 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 		b.WriteString("No pinning: the load generator, the service and PostgreSQL share every CPU.\n\n")
 	}
 	b.WriteString("Throughput ratio: service requests a second over pgbench's, in each pair, median (min–max). " +
-		"CPU ratio: PostgreSQL's CPU per request under pgbench over the service's and PostgreSQL's CPU per request under the service, from /proc.\n\n")
-	b.WriteString("| scenario | service req/s | pgbench req/s | throughput ratio | CPU ratio | CPU ms/req: service + PostgreSQL | PostgreSQL under pgbench | p50 ms | p99 ms | at req/s | peak RSS MiB | errors |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		"CPU ratio: PostgreSQL's CPU per request under pgbench over the service's and PostgreSQL's CPU per request under the service, from /proc. " +
+		"Same pace: the CPU ratio with pgbench run a second time in each slice, kept to the rate the service reached in that slice (pgbench -R), so that PostgreSQL idles between statements as it does under the service.\n\n")
+	b.WriteString("| scenario | service req/s | pgbench req/s | throughput ratio | CPU ratio | same pace | CPU ms/req: service + PostgreSQL | PostgreSQL under pgbench | same pace | p50 ms | p99 ms | at req/s | peak RSS MiB | errors |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range list {
 		r := results[s.key]
 		pg, pgCPU := pgbenchCells(s, median(r.pairs, func(p pair) float64 { return p.pg }),
@@ -614,11 +662,12 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 		for _, p := range r.pairs {
 			errs += p.errors
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.3f + %.3f | %s | %.2f | %.2f | %s | %.1f | %d |\n", s.name,
+		_, pacedCPU := pgbenchCells(s, 0, median(r.pairs, func(p pair) float64 { return p.pacedCPU }))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.3f + %.3f | %s | %s | %.2f | %.2f | %s | %.1f | %d |\n", s.name,
 			perSecond(median(r.pairs, func(p pair) float64 { return p.svc })), pg,
-			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio),
+			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio), spread(r.pairs, pair.pacedRatio),
 			median(r.pairs, func(p pair) float64 { return p.svcCPU }),
-			median(r.pairs, func(p pair) float64 { return p.dbCPU }), pgCPU,
+			median(r.pairs, func(p pair) float64 { return p.dbCPU }), pgCPU, pacedCPU,
 			ms(r.p50), ms(r.p99), perSecond(r.rate), float64(r.peakRSS())/1024, errs)
 	}
 	for _, s := range list {
@@ -644,23 +693,28 @@ func pairsSection(list []*scenario, results map[string]*result) string {
 	var b strings.Builder
 	b.WriteString("## Pairs\n\nEvery pair of each scenario, in the order taken (the time is the start of its service step): " +
 		"requests a second and the CPU each side spent a request, in ms.\n\n")
-	b.WriteString("| scenario | pair | at (UTC) | service req/s | pgbench req/s | ratio | CPU ratio | service | its PostgreSQL | PostgreSQL under pgbench |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| scenario | pair | at (UTC) | service req/s | pgbench req/s | ratio | CPU ratio | same pace | service | its PostgreSQL | PostgreSQL under pgbench | same pace |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range list {
 		for i, p := range results[s.key].pairs {
 			pg, pgCPU := pgbenchCells(s, p.pg, p.pgCPU)
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %.3f | %.3f | %s |\n", s.key, i+1,
-				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, percent(p.ratio()), percent(p.cpuRatio()), p.svcCPU, p.dbCPU, pgCPU)
+			_, pacedCPU := pgbenchCells(s, 0, p.pacedCPU)
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %s | %s |\n", s.key, i+1,
+				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, percent(p.ratio()), percent(p.cpuRatio()), percent(p.pacedRatio()), p.svcCPU, p.dbCPU, pgCPU, pacedCPU)
 		}
 	}
 	return b.String()
 }
 
 // pgbenchCells are a table's cells of pgbench's rate and its PostgreSQL's
-// CPU a request: dashes for a scenario without a pgbench script.
+// CPU a request: dashes for a scenario without a pgbench script, and for
+// a CPU not measured.
 func pgbenchCells(s *scenario, rate, cpu float64) (string, string) {
 	if s.script == "" {
 		return "–", "–"
+	}
+	if cpu == 0 { // not measured: -paced=false, or PostgreSQL not ours
+		return perSecond(rate), "–"
 	}
 	return perSecond(rate), fmt.Sprintf("%.3f", cpu)
 }

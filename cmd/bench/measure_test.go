@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,7 +71,9 @@ func TestPairSumsItsSlices(t *testing.T) {
 		requests: 1500, answered: 1490, svcTime: 2 * time.Second,
 		svcTicks: tick(600), dbTicks: tick(900), rssKiB: 40 << 10,
 		// two pgbench invocations: 3,000 transactions in 2 s, 1,220 ms of PostgreSQL's CPU, 20 of it connecting
-		runs: 2, tx: 3000, pgTime: 2 * time.Second, pgTicks: tick(1220),
+		flat: pgTotals{runs: 2, tx: 3000, time: 2 * time.Second, ticks: tick(1220)},
+		// two more at the service's rate: 1,490 transactions in 2 s, 820 ms, 20 of it connecting
+		paced: pgTotals{runs: 2, tx: 1490, time: 2 * time.Second, ticks: tick(820)},
 	}
 	p := tot.pair(1, 10)
 	near := func(got, want float64) bool { return got > want*0.999 && got < want*1.001 }
@@ -82,6 +85,12 @@ func TestPairSumsItsSlices(t *testing.T) {
 	}
 	if !near(p.cpuRatio(), 0.4) || !near(p.ratio(), 745.0/1500) {
 		t.Errorf("ratios %v, %v", p.ratio(), p.cpuRatio())
+	}
+	if !near(p.pacedCPU, 800.0/1490) || !near(p.pacedRatio(), 800.0/1490) {
+		t.Errorf("at the same pace: %v ms, ratio %v", p.pacedCPU, p.pacedRatio())
+	}
+	if flat := (totals{requests: 10, svcTicks: 1, dbTicks: 1, flat: tot.flat}).pair(1, 0); flat.pacedRatio() != 0 {
+		t.Errorf("-paced=false: a ratio at the same pace of %v", flat.pacedRatio())
 	}
 	// complete / reactivate: a transaction is two requests
 	if p2 := tot.pair(2, 10); !near(p2.pg, 3000) || !near(p2.pgCPU, 0.2) {
@@ -110,5 +119,26 @@ func TestSlicesAreWholeSeconds(t *testing.T) {
 		if got := c.s.sliceOf(e); got != c.want {
 			t.Errorf("step %v, %d slices, min step %v: slice %v, want %v", c.step, c.slices, c.s.minStep, got, c.want)
 		}
+	}
+}
+
+// TestPacedPgbenchKeepsToARate: with -paced, a pgbench slice runs at the
+// service's rate (-R, transactions a second); flat out, and for the
+// connections' start cost, it has no -R.
+func TestPacedPgbenchKeepsToARate(t *testing.T) {
+	e := &env{o: options{conns: 4, pin: true, dir: "bench"}, sockDir: "/run/pg"}
+	flat := pgbenchArgs(e, "bench/inbox.pgbench", 2*time.Second, 0, 0)
+	want := "-n -M simple -c 4 -j 1 -T 2 -f bench/inbox.pgbench -h /run/pg -p 5432 -U events events"
+	if got := strings.Join(flat, " "); got != want {
+		t.Errorf("flat out:\n got %s\nwant %s", got, want)
+	}
+	paced := pgbenchArgs(e, "bench/inbox.pgbench", 2*time.Second, 0, 1390.46)
+	want = "-n -M simple -c 4 -j 1 -T 2 -R 1390.5 -f bench/inbox.pgbench -h /run/pg -p 5432 -U events events"
+	if got := strings.Join(paced, " "); got != want {
+		t.Errorf("paced:\n got %s\nwant %s", got, want)
+	}
+	start := pgbenchArgs(e, "bench/start.pgbench", 0, 1, 0)
+	if got := strings.Join(start, " "); !strings.Contains(got, "-t 1 -f") || strings.Contains(got, "-R") {
+		t.Errorf("start cost: %s", got)
 	}
 }

@@ -38,16 +38,16 @@ func TestPairsAreListedAndNotReadAsMedians(t *testing.T) {
 	inbox := &scenario{key: "inbox", name: "Inbox", script: "inbox.pgbench"}
 	at := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
 	results := map[string]*result{"inbox": {pairs: []pair{
-		{svc: 500, pg: 1000, svcCPU: 0.3, dbCPU: 0.3, pgCPU: 0.3, at: at},
+		{svc: 500, pg: 1000, svcCPU: 0.3, dbCPU: 0.3, pgCPU: 0.3, pacedCPU: 0.36, at: at},
 		{svc: 900, pg: 1000, svcCPU: 0.2, dbCPU: 0.2, pgCPU: 0.36, at: at.Add(2 * time.Minute)},
 	}}, "healthz": {pairs: []pair{{svc: 20000, svcCPU: 0.04, at: at.Add(-time.Minute)}}}}
 	// /healthz has no pgbench side: dashes, as in the main table
 	healthz := &scenario{key: "healthz", name: "`GET /healthz`"}
 	pairs := pairsSection([]*scenario{healthz, inbox}, results)
 	for _, row := range []string{
-		"| healthz | 1 | 05:59:00 | 20000 | – | – | – | 0.040 | 0.000 | – |",
-		"| inbox | 1 | 06:00:00 | 500 | 1000 | 50% | 50% | 0.300 | 0.300 | 0.300 |",
-		"| inbox | 2 | 06:02:00 | 900 | 1000 | 90% | 90% | 0.200 | 0.200 | 0.360 |",
+		"| healthz | 1 | 05:59:00 | 20000 | – | – | – | – | 0.040 | 0.000 | – | – |",
+		"| inbox | 1 | 06:00:00 | 500 | 1000 | 50% | 50% | 60% | 0.300 | 0.300 | 0.300 | 0.360 |",
+		"| inbox | 2 | 06:02:00 | 900 | 1000 | 90% | 90% | – | 0.200 | 0.200 | 0.360 | – |",
 	} {
 		if !strings.Contains(pairs, row) {
 			t.Errorf("the pairs lack %q:\n%s", row, pairs)
