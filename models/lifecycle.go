@@ -39,24 +39,49 @@ var lifecycle = map[Op]rule{
 // Check reports whether op may be applied to e: a FieldErrors (422) when the
 // kind does not allow it, a *ConflictError (409) when the status does not.
 func Check(e *Event, op Op) error {
-	r := lifecycle[op]
-	if r.noKind != "" && e.Kind == r.noKind {
+	switch opRefusal(e, op) {
+	case refusedKind:
 		return Invalid("kind", "an %s cannot be %s", e.Kind, pastTense(op))
-	}
-	if !r.from(e.Status) {
+	case refusedStatus:
 		return &ConflictError{Reason: fmt.Sprintf("a %s event cannot be %s", e.Status, pastTense(op))}
-	}
-	if op == OpReactivate && e.UndoStatus == nil {
+	case refusedNoUndo:
 		return &ConflictError{Reason: "there is no step to undo: reactivate undoes the last complete, cancel or defer"}
 	}
 	return nil
 }
 
+// Why Check refuses an operation, in the order it looks.
+const (
+	allowed = iota
+	refusedKind
+	refusedStatus
+	refusedNoUndo
+)
+
+// opRefusal is Check's decision without its error: the pages ask it of
+// every operation on every row they draw (Available), where building the
+// message of each refusal was a tenth of a listing's drawing.
+func opRefusal(e *Event, op Op) int {
+	r := lifecycle[op]
+	switch {
+	case r.noKind != "" && e.Kind == r.noKind:
+		return refusedKind
+	case !r.from(e.Status):
+		return refusedStatus
+	case op == OpReactivate && e.UndoStatus == nil:
+		return refusedNoUndo
+	}
+	return allowed
+}
+
 // Available lists the operations Check allows on e, in button order.
 func Available(e *Event) []Op {
-	var ops []Op
+	var ops []Op // nil when none
 	for _, op := range Ops {
-		if Check(e, op) == nil {
+		if opRefusal(e, op) == allowed {
+			if ops == nil {
+				ops = make([]Op, 0, len(Ops))
+			}
 			ops = append(ops, op)
 		}
 	}
