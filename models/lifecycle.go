@@ -60,7 +60,7 @@ const (
 
 // opRefusal is Check's decision without its error: the pages ask it of
 // every operation on every row they draw (Available), where building the
-// message of each refusal was a tenth of a listing's drawing.
+// message of each refusal was 4% of the Today page's CPU.
 func opRefusal(e *Event, op Op) int {
 	r := lifecycle[op]
 	switch {

@@ -45,23 +45,23 @@ func (p pair) ratio() float64 { return ratio(p.svc, p.pg) }
 // the service and PostgreSQL together spend per request: the throughput
 // ratio the service would reach on a CPU of its own, read from /proc, so
 // other load on the machine barely moves it.
-func (p pair) cpuRatio() float64 {
-	if p.dbCPU == 0 {
-		return 0
-	}
-	return ratio(p.pgCPU, p.svcCPU+p.dbCPU)
-}
+func (p pair) cpuRatio() float64 { return p.cpuRatioAgainst(p.pgCPU) }
 
 // pacedRatio is cpuRatio with pgbench kept to the service's rate. A
 // PostgreSQL backend that idles between statements spends more CPU on
 // each than one kept busy: flat out, pgbench keeps PostgreSQL's CPU busy
 // where the service, slower than pgbench's client, leaves it idle part of
 // the time. At the same pace both sides pay that alike.
-func (p pair) pacedRatio() float64 {
-	if p.dbCPU == 0 || p.pacedCPU == 0 {
+func (p pair) pacedRatio() float64 { return p.cpuRatioAgainst(p.pacedCPU) }
+
+// cpuRatioAgainst is pg, PostgreSQL's CPU a request under pgbench, over
+// what the service and its PostgreSQL spend a request; 0 when either side
+// was not measured.
+func (p pair) cpuRatioAgainst(pg float64) float64 {
+	if p.dbCPU == 0 {
 		return 0
 	}
-	return ratio(p.pacedCPU, p.svcCPU+p.dbCPU)
+	return ratio(pg, p.svcCPU+p.dbCPU)
 }
 
 // result is what a scenario measured: its pairs, then the latency at a
@@ -662,7 +662,7 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 		for _, p := range r.pairs {
 			errs += p.errors
 		}
-		_, pacedCPU := pgbenchCells(s, 0, median(r.pairs, func(p pair) float64 { return p.pacedCPU }))
+		pacedCPU := cpuCell(s, median(r.pairs, func(p pair) float64 { return p.pacedCPU }))
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.3f + %.3f | %s | %s | %.2f | %.2f | %s | %.1f | %d |\n", s.name,
 			perSecond(median(r.pairs, func(p pair) float64 { return p.svc })), pg,
 			spread(r.pairs, pair.ratio), spread(r.pairs, pair.cpuRatio), spread(r.pairs, pair.pacedRatio),
@@ -698,7 +698,7 @@ func pairsSection(list []*scenario, results map[string]*result) string {
 	for _, s := range list {
 		for i, p := range results[s.key].pairs {
 			pg, pgCPU := pgbenchCells(s, p.pg, p.pgCPU)
-			_, pacedCPU := pgbenchCells(s, 0, p.pacedCPU)
+			pacedCPU := cpuCell(s, p.pacedCPU)
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %.3f | %.3f | %s | %s |\n", s.key, i+1,
 				p.at.UTC().Format("15:04:05"), perSecond(p.svc), pg, percent(p.ratio()), percent(p.cpuRatio()), percent(p.pacedRatio()), p.svcCPU, p.dbCPU, pgCPU, pacedCPU)
 		}
@@ -707,16 +707,22 @@ func pairsSection(list []*scenario, results map[string]*result) string {
 }
 
 // pgbenchCells are a table's cells of pgbench's rate and its PostgreSQL's
-// CPU a request: dashes for a scenario without a pgbench script, and for
-// a CPU not measured.
+// CPU a request: dashes for a scenario without a pgbench script.
 func pgbenchCells(s *scenario, rate, cpu float64) (string, string) {
 	if s.script == "" {
 		return "–", "–"
 	}
-	if cpu == 0 { // not measured: -paced=false, or PostgreSQL not ours
-		return perSecond(rate), "–"
+	return perSecond(rate), cpuCell(s, cpu)
+}
+
+// cpuCell is a table's cell of PostgreSQL's CPU a request under pgbench: a
+// dash for a scenario without a pgbench script, and for a CPU not measured
+// (-paced=false, or PostgreSQL not ours).
+func cpuCell(s *scenario, cpu float64) string {
+	if s.script == "" || cpu == 0 {
+		return "–"
 	}
-	return perSecond(rate), fmt.Sprintf("%.3f", cpu)
+	return fmt.Sprintf("%.3f", cpu)
 }
 
 // percent is a ratio in whole per cent, a dash where there is none (as in
