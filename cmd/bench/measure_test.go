@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"events/cmd/internal/harness"
 )
@@ -140,5 +147,49 @@ func TestPacedPgbenchKeepsToARate(t *testing.T) {
 	start := pgbenchArgs(e, "bench/start.pgbench", 0, 1, 0)
 	if got := strings.Join(start, " "); !strings.Contains(got, "-t 1 -f") || strings.Contains(got, "-R") {
 		t.Errorf("start cost: %s", got)
+	}
+}
+
+// TestAttackReadsAnswersCompressed: a request that names no encoding asks
+// for gzip and its answer is read as it comes, compressed, not unzipped by
+// the load generator; one that names its own keeps it; the targets' shared
+// header is not written to.
+func TestAttackReadsAnswersCompressed(t *testing.T) {
+	page := []byte(strings.Repeat(`<li class="event-row">a row of the Today page</li>`, 2000))
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, _ = zw.Write(page)
+	_ = zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(zipped.Bytes())
+			return
+		}
+		_, _ = w.Write(page)
+	}))
+	defer srv.Close()
+
+	for _, c := range []struct {
+		header http.Header
+		want   int
+	}{
+		{nil, zipped.Len()},
+		{http.Header{"Accept": {"text/html"}}, zipped.Len()},
+		{http.Header{"Accept-Encoding": {"identity"}}, len(page)},
+	} {
+		shared := c.header.Clone()
+		tr := vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: srv.URL, Header: shared})
+		atk := vegeta.NewAttacker(vegeta.Workers(1), vegeta.MaxWorkers(1), vegeta.KeepAlive(true))
+		m := attack(atk, tr, vegeta.Rate{Freq: 20, Per: time.Second}, 200*time.Millisecond, "compressed")
+		if m.Requests == 0 || m.Success != 1 {
+			t.Fatalf("header %v: %d requests, success %v", c.header, m.Requests, m.Success)
+		}
+		if got := int(m.BytesIn.Total / m.Requests); got != c.want {
+			t.Errorf("header %v: read %d bytes an answer, want %d (page %d, gzipped %d)", c.header, got, c.want, len(page), zipped.Len())
+		}
+		if !reflect.DeepEqual(shared, c.header.Clone()) {
+			t.Errorf("header %v: the target's header became %v", c.header, shared)
+		}
 	}
 }
