@@ -77,7 +77,7 @@ func TestOpSlots(t *testing.T) {
 	id := rowID(t, s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"Buy milk"}}, hx...).html(t, http.StatusCreated))
 	slots := func(body string) string {
 		var out []string
-		for _, m := range regexp.MustCompile(`<span class="op-slot op-slot-(\w+)"|<button\b[^>]*\bdata-op="(\w+)"|<details class="(defer)"`).FindAllStringSubmatch(body, -1) {
+		for _, m := range regexp.MustCompile(`<span class="op-(slot)"|<button\b[^>]*\bdata-op="(\w+)"|<details class="(defer)"`).FindAllStringSubmatch(body, -1) {
 			if m[1] != "" {
 				out = append(out, "_")
 			} else {
