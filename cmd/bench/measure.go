@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -391,6 +392,13 @@ func pgbenchSlice(ctx context.Context, e *env, s *scenario, rate float64, t *pgT
 		return err
 	}
 	db1, _ := dbTicks(e)
+	if tx == 0 {
+		// kept to a slow rate, no transaction finished: the slice measured
+		// nothing, and its CPU (the connections, a statement cut short)
+		// belongs to no transaction
+		say("%-10s a pgbench slice (kept to %.2f/s; 0: flat out) finished no transaction: left out", s.key, rate)
+		return s.putBack(ctx, e)
+	}
 	t.runs++
 	t.tx += tx
 	if tps > 0 {
@@ -530,14 +538,35 @@ func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
-	m, n := tpsLine.FindStringSubmatch(out.String()), txLine.FindStringSubmatch(out.String())
-	if err != nil || m == nil || n == nil {
-		return 0, 0, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
-	}
-	if strings.Contains(errb.String(), "ERROR") {
+	if err == nil && strings.Contains(errb.String(), "ERROR") {
 		return 0, 0, fmt.Errorf("pgbench %s reported errors:\n%s", key, lastLines(errb.String(), 10))
 	}
-	tx, _ = strconv.Atoi(n[1])
+	if err == nil {
+		tps, tx, err = pgbenchResult(out.String())
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
+	}
+	return tps, tx, nil
+}
+
+// pgbenchResult reads pgbench's report: its transactions a second without
+// connecting, and how many it ran. When none finished, pgbench prints no
+// rate, and there is none: that happens kept to a slow rate (a month's
+// export at under three a second, in a slice of one second), and the
+// caller leaves such a slice out.
+func pgbenchResult(out string) (tps float64, tx int, err error) {
+	n := txLine.FindStringSubmatch(out)
+	if n == nil {
+		return 0, 0, errors.New("no count of transactions in pgbench's report")
+	}
+	if tx, err = strconv.Atoi(n[1]); err != nil || tx == 0 {
+		return 0, 0, err
+	}
+	m := tpsLine.FindStringSubmatch(out)
+	if m == nil {
+		return 0, 0, errors.New("no rate in pgbench's report")
+	}
 	tps, err = strconv.ParseFloat(m[1], 64)
 	return tps, tx, err
 }

@@ -193,3 +193,48 @@ func TestAttackReadsAnswersCompressed(t *testing.T) {
 		}
 	}
 }
+
+// TestPgbenchReportWithoutTransactions: pgbench kept to a slow rate can
+// finish no transaction in a slice, and then prints no rate (the report
+// below is one such, of a month's export at 2.8 a second in a 1 s slice):
+// that is a slice with nothing in it, not a failure; a report with
+// transactions gives its rate and count, and one with neither is an error.
+func TestPgbenchReportWithoutTransactions(t *testing.T) {
+	const none = `pgbench (15.18 (Debian 15.18-0+deb12u1))
+transaction type: export.pgbench
+scaling factor: 1
+query mode: simple
+number of clients: 4
+number of threads: 1
+maximum number of tries: 1
+duration: 1 s
+number of transactions actually processed: 0
+number of failed transactions: 0 (NaN%)
+`
+	const some = `pgbench (15.18 (Debian 15.18-0+deb12u1))
+transaction type: page.pgbench
+scaling factor: 1
+query mode: simple
+number of clients: 4
+number of threads: 1
+maximum number of tries: 1
+duration: 1 s
+number of transactions actually processed: 771
+number of failed transactions: 0 (0.000%)
+latency average = 5.180 ms
+initial connection time = 12.514 ms
+tps = 772.241395 (without initial connection time)
+`
+	if tps, tx, err := pgbenchResult(none); err != nil || tps != 0 || tx != 0 {
+		t.Errorf("no transactions: %v, %d, %v; want 0, 0, no error", tps, tx, err)
+	}
+	if tps, tx, err := pgbenchResult(some); err != nil || tps != 772.241395 || tx != 771 {
+		t.Errorf("771 transactions: %v, %d, %v", tps, tx, err)
+	}
+	if _, _, err := pgbenchResult("pgbench: error: connection refused\n"); err == nil {
+		t.Error("a report without a count gave no error")
+	}
+	if _, _, err := pgbenchResult("number of transactions actually processed: 5\n"); err == nil {
+		t.Error("a report of 5 transactions without a rate gave no error")
+	}
+}
