@@ -488,38 +488,11 @@ func sampleRSS(pid int, every time.Duration) (stop func(), peak *int64) {
 // attack sends tr's requests at p's pace for d and sums their results.
 func attack(atk *vegeta.Attacker, tr vegeta.Targeter, p vegeta.Pacer, d time.Duration, name string) vegeta.Metrics {
 	var m vegeta.Metrics
-	for res := range atk.Attack(keptCompressed(tr), p, d, name) {
+	for res := range atk.Attack(tr, p, d, name) {
 		m.Add(res)
 	}
 	m.Close()
 	return m
-}
-
-// keptCompressed is tr with Accept-Encoding: gzip on every request that
-// names no encoding of its own, as a browser's and `curl --compressed` do.
-// When a request names none, Go's client asks for gzip itself and unzips
-// every answer as vegeta reads it: on the CPU the load generator shares
-// with the service (README, Performance, Apart), a 300 KB Today page cost
-// it about as much as drawing the page cost the service, and the page's
-// throughput ratio read 43% to 47% against 60% to 71% with this, taken in
-// turn. Named, the answer is read as it comes, compressed, and left so;
-// the service's work is the same either way. pgbench's client does no such
-// work.
-func keptCompressed(tr vegeta.Targeter) vegeta.Targeter {
-	return func(t *vegeta.Target) error {
-		if err := tr(t); err != nil {
-			return err
-		}
-		if t.Header.Get("Accept-Encoding") == "" {
-			h := t.Header.Clone()
-			if h == nil {
-				h = http.Header{}
-			}
-			h.Set("Accept-Encoding", "gzip")
-			t.Header = h
-		}
-		return nil
-	}
 }
 
 var (

@@ -150,8 +150,8 @@ func TestPacedPgbenchKeepsToARate(t *testing.T) {
 	}
 }
 
-// TestAttackReadsAnswersCompressed: a request that names no encoding asks
-// for gzip and its answer is read as it comes, compressed, not unzipped by
+// TestAttackReadsAnswersCompressed: a target of static that names no
+// encoding asks for gzip and its answer is read as it comes, compressed, not unzipped by
 // the load generator; one that names its own keeps it; the targets' shared
 // header is not written to.
 func TestAttackReadsAnswersCompressed(t *testing.T) {
@@ -179,7 +179,7 @@ func TestAttackReadsAnswersCompressed(t *testing.T) {
 		{http.Header{"Accept-Encoding": {"identity"}}, len(page)},
 	} {
 		shared := c.header.Clone()
-		tr := vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: srv.URL, Header: shared})
+		tr := static(func(*env) []vegeta.Target { return []vegeta.Target{{Method: "GET", URL: srv.URL, Header: shared}} })(nil)
 		atk := vegeta.NewAttacker(vegeta.Workers(1), vegeta.MaxWorkers(1), vegeta.KeepAlive(true))
 		m := attack(atk, tr, vegeta.Rate{Freq: 20, Per: time.Second}, 200*time.Millisecond, "compressed")
 		if m.Requests == 0 || m.Success != 1 {
@@ -200,26 +200,21 @@ func TestAttackReadsAnswersCompressed(t *testing.T) {
 // that is a slice with nothing in it, not a failure; a report with
 // transactions gives its rate and count, and one with neither is an error.
 func TestPgbenchReportWithoutTransactions(t *testing.T) {
-	const none = `pgbench (15.18 (Debian 15.18-0+deb12u1))
-transaction type: export.pgbench
+	report := func(script string) string {
+		return `pgbench (15.18 (Debian 15.18-0+deb12u1))
+transaction type: ` + script + `
 scaling factor: 1
 query mode: simple
 number of clients: 4
 number of threads: 1
 maximum number of tries: 1
 duration: 1 s
-number of transactions actually processed: 0
+`
+	}
+	none := report("export.pgbench") + `number of transactions actually processed: 0
 number of failed transactions: 0 (NaN%)
 `
-	const some = `pgbench (15.18 (Debian 15.18-0+deb12u1))
-transaction type: page.pgbench
-scaling factor: 1
-query mode: simple
-number of clients: 4
-number of threads: 1
-maximum number of tries: 1
-duration: 1 s
-number of transactions actually processed: 771
+	some := report("page.pgbench") + `number of transactions actually processed: 771
 number of failed transactions: 0 (0.000%)
 latency average = 5.180 ms
 initial connection time = 12.514 ms
