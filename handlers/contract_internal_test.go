@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"io/fs"
 	"strings"
 	"testing"
@@ -48,5 +49,26 @@ func TestThePageContractIsNamedOnce(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The defer menu is drawn once, when the templates load, and every page's
+// foot places it as its own template draws it: once, with every preset.
+func TestEveryPageCarriesTheDeferMenuOnce(t *testing.T) {
+	t.Parallel()
+	engine, loc := testEngine(t)
+	var menu, foot bytes.Buffer
+	if err := engine.Render(&menu, "partials/defer_menu", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Render(&foot, "partials/foot", chrome{Zone: loc.String()}); err != nil {
+		t.Fatal(err)
+	}
+	m := menu.String()
+	if !strings.HasPrefix(m, `<template id="`+idDeferMenu+`">`) || strings.Count(m, `class="defer-preset"`) != len(deferPresets) {
+		t.Fatalf("the defer menu drawn: %s", m)
+	}
+	if n := strings.Count(foot.String(), m); n != 1 {
+		t.Fatalf("the foot holds the defer menu %d times:\n%s", n, foot.String())
 	}
 }

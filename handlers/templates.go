@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"net/http"
 	"time"
 
@@ -21,9 +22,19 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
 	engine.AddFunc("tagHref", tagHref)                                                // a tag anywhere links to the listing of that tag
 	engine.AddFunc("asset", static.url)                                               // {{asset "events.css"}}: the file's hashed address (assets.go)
+	// The defer menu (partials/defer_menu) is the same on every page: it
+	// is drawn once, below, and every page's foot places it as drawn
+	// ({{deferMenu}}) rather than running its template again.
+	var deferMenu template.HTML
+	engine.AddFunc("deferMenu", func() template.HTML { return deferMenu })
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
+	var menu bytes.Buffer
+	if err := engine.Render(&menu, "partials/defer_menu", nil); err != nil {
+		return nil, fmt.Errorf("render partials/defer_menu: %w", err)
+	}
+	deferMenu = template.HTML(menu.String())
 	now := time.Now().UTC()
 	sample := rowView{Event: &models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
 	sample.Ops = models.Available(sample.Event)
