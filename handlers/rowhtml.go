@@ -22,15 +22,14 @@ import (
 // (listView.Rows, todaySection.Rows; detail.html's {{.Row.OpsHTML}}).
 // Nothing is cached: every answer draws every row. The HTML is what the
 // templates drew (TestRowHTMLGolden; recorded from them), changed since in
-// what it weighs only: the defer menu, drawn once per page by
-// partials/defer_menu, leaves an empty <details> in the row; the row has no
-// indentation and no line breaks, one space between its inline items; an
-// empty slot is a bare span.op-slot, and a button has no op-slot-* class
-// (nothing read it). A Today page of 311 rows went from 922 to 811
-// bytes a row, and what the service spends on gzip goes with the bytes
-// (README, Performance). Every value is escaped as html/template escaped it
-// in that place
-// (appendEscaped): text and quoted attribute values alike; the two URLs,
+// what it weighs only: the defer menu, which every page holds once at its
+// foot (partials/defer_menu, drawn when the templates load), leaves an
+// empty <details> in the row; the row has no indentation and no line
+// breaks, one space between its inline items; an empty slot is a bare
+// span.op-slot, and a button has no op-slot-* class (nothing read it). A
+// Today page of 311 rows went from 922 to 811 bytes a row (README,
+// Performance). Every value is escaped as html/template escaped it in that
+// place (appendEscaped): text and quoted attribute values alike; the two URLs,
 // /events/{id} and the tag's listing, are built from an integer and from
 // url.QueryEscape, which html/template's URL normaliser leaves as they are.
 
@@ -85,7 +84,7 @@ func (r rowView) UndoNoteHTML() template.HTML { return template.HTML(appendUndoN
 func rowBytes(r *rowView) int {
 	n := 700 + 2*len(r.Title) + len(r.Message) + len(r.Note) + len(r.UndoNote)
 	if len(r.Ops) > 0 {
-		n += 800 // the buttons; the defer menu is drawn once per page
+		n += 800 // the buttons; the defer menu is at the page's foot
 	}
 	return n
 }
@@ -234,7 +233,7 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 		case !offered:
 			b = append(b, `<span class="op-slot"></span>`...)
 		case op == models.OpDefer:
-			// The menu itself is drawn once per page
+			// The menu itself is at the page's foot, once
 			// (partials/defer_menu); app.js puts it in here when the menu
 			// is first opened.
 			b = append(b, `<details class="defer" data-defer-post="/api/events/`...)
