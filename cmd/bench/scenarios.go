@@ -86,7 +86,7 @@ func static(sample func(e *env) []vegeta.Target) func(e *env) vegeta.Targeter {
 // --compressed` do; h itself is not written to. When a request names
 // none, Go's client asks for gzip itself and unzips every answer as vegeta
 // reads it: on the CPU the load generator shares with the service (README,
-// Performance, Apart), a 300 KB Today page cost it about as much as
+// Performance, CPU split), a 300 KB Today page cost it about as much as
 // drawing the page cost the service, and the page's throughput ratio read
 // 43% to 47% against 60% to 71% named, taken in turn. Named, the answer is
 // read as it comes, compressed, and left so; the service's work is the
