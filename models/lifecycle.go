@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -74,18 +75,49 @@ func opRefusal(e *Event, op Op) int {
 	return allowed
 }
 
-// Available lists the operations Check allows on e, in button order.
+// Available lists the operations Check allows on e, in button order. The
+// answer depends on e's kind, status and whether it has a step to undo
+// only, so it is made once for each of those (availableOps) and shared:
+// callers must not change it. The pages ask it of every row they draw.
 func Available(e *Event) []Op {
-	var ops []Op // nil when none
+	if ops, ok := availableOps[availableKey{e.Kind, e.Status, e.UndoStatus != nil}]; ok {
+		return ops
+	}
+	return availableFor(e) // a kind or status of no list: not met on a valid event
+}
+
+type availableKey struct {
+	kind   Kind
+	status Status
+	undo   bool
+}
+
+// availableOps is Available's answer for every kind, status and undo step.
+var availableOps = func() map[availableKey][]Op {
+	m := map[availableKey][]Op{}
+	for _, k := range Kinds {
+		for _, s := range Statuses {
+			for _, undo := range []bool{false, true} {
+				e := Event{Kind: k, Status: s}
+				if undo {
+					e.UndoStatus = &e.Status
+				}
+				m[availableKey{k, s, undo}] = availableFor(&e)
+			}
+		}
+	}
+	return m
+}()
+
+// availableFor is Available worked out: nil when no operation is allowed.
+func availableFor(e *Event) []Op {
+	var ops []Op
 	for _, op := range Ops {
 		if opRefusal(e, op) == allowed {
-			if ops == nil {
-				ops = make([]Op, 0, len(Ops))
-			}
 			ops = append(ops, op)
 		}
 	}
-	return ops
+	return slices.Clip(ops)
 }
 
 func pastTense(op Op) string {
