@@ -143,10 +143,10 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = appendWhen(b, r, *start)
 		b = append(b, "</time>"...)
 	}
-	if d := r.Duration(); d != "" {
+	if d, ok := r.logged(); ok {
 		b = metaSep(b, meta)
 		b = append(b, `<span class="duration">`...)
-		b = appendEscaped(b, d)
+		b = appendDuration(b, d) // digits and letters: nothing to escape
 		b = append(b, "</span>"...)
 	}
 	if r.Status == models.StatusDeferred && r.DeferUntil != nil {

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -199,26 +198,41 @@ func relDay(t, today time.Time, loc *time.Location) string {
 
 // appendRelDay appends relDay(t, today, loc).
 func appendRelDay(b []byte, t, today time.Time, loc *time.Location) []byte {
-	l, d := t.In(loc), today.In(loc)
-	days := dayNumber(l) - dayNumber(d)
-	switch {
-	case days == 0:
-		return append(b, "today"...)
-	case days == 1:
-		return append(b, "tomorrow"...)
-	case days == -1:
-		return append(b, "yesterday"...)
-	case days > 1 && days < 7:
-		return l.AppendFormat(b, "Mon")
-	case l.Year() == d.Year():
-		return l.AppendFormat(b, "Mon 2 Jan")
-	}
-	return l.AppendFormat(b, "Mon 2 Jan 2006")
+	b, _ = appendDay(b, t.In(loc), today.In(loc))
+	return b
 }
 
-// dayNumber counts days since the epoch of t's own calendar date.
-func dayNumber(t time.Time) int {
-	return int(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400)
+// appendDay appends l's day relative to today, both in the page's zone (relDay),
+// and reports whether it wrote a date rather than a word. Rows draw it
+// hundreds of times a page, so it reads each date once and writes the
+// names itself: time.Format's "Mon 2 Jan 2006" wrote the same.
+func appendDay(b []byte, l, today time.Time) ([]byte, bool) {
+	y, m, d := l.Date()
+	ty, tm, td := today.Date()
+	days := dayNumber(y, m, d) - dayNumber(ty, tm, td)
+	switch {
+	case days == 0:
+		return append(b, "today"...), false
+	case days == 1:
+		return append(b, "tomorrow"...), false
+	case days == -1:
+		return append(b, "yesterday"...), false
+	}
+	b = append(b, l.Weekday().String()[:3]...)
+	if days > 1 && days < 7 {
+		return b, false
+	}
+	b = strconv.AppendInt(append(b, ' '), int64(d), 10)
+	b = append(append(b, ' '), m.String()[:3]...)
+	if y != ty {
+		b = strconv.AppendInt(append(b, ' '), int64(y), 10)
+	}
+	return b, true
+}
+
+// dayNumber counts days since the epoch to a calendar date.
+func dayNumber(y int, m time.Month, d int) int {
+	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
 // relTime is t as its relative day and clock time: "today 17:00",
@@ -229,14 +243,20 @@ func relTime(t, today time.Time, loc *time.Location) *localTime {
 
 // appendRelTime appends the text of relTime(t, today, loc).
 func appendRelTime(b []byte, t, today time.Time, loc *time.Location) []byte {
-	day := len(b)
-	b = appendRelDay(b, t, today, loc)
-	if bytes.ContainsAny(b[day:], "0123456789") {
+	l := t.In(loc)
+	b, date := appendDay(b, l, today.In(loc))
+	if date {
 		b = append(b, ", "...)
 	} else {
 		b = append(b, ' ')
 	}
-	return t.In(loc).AppendFormat(b, clockLayout)
+	return appendClock(b, l)
+}
+
+// appendClock appends l's clock time as clockLayout writes it: "09:05".
+func appendClock(b []byte, l time.Time) []byte {
+	h, m, _ := l.Clock()
+	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10))
 }
 
 // dateText is t's date, with its year only when that is not this year.
@@ -310,7 +330,7 @@ func until(start, end time.Time, loc *time.Location) string {
 func appendUntilRel(b []byte, start, end, today time.Time, loc *time.Location) []byte {
 	s, e := start.In(loc), end.In(loc)
 	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
-		return e.AppendFormat(b, clockLayout)
+		return appendClock(b, e)
 	}
 	return appendRelTime(b, end, today, loc)
 }

@@ -29,24 +29,37 @@ func (r rowView) TagHref() string {
 // Duration is a finished activity log's length in words ("15 min",
 // "1 h 30 min"), "" for anything else: what a quick record's text understood.
 func (r rowView) Duration() string {
-	if r.Kind != models.KindActivityLog || r.StartedAt == nil || r.EndedAt == nil || !r.EndedAt.After(*r.StartedAt) {
+	d, ok := r.logged()
+	if !ok {
 		return ""
 	}
-	return durationText(r.EndedAt.Sub(*r.StartedAt))
+	return durationText(d)
+}
+
+// logged is a finished activity log's length; false for anything else.
+func (r *rowView) logged() (time.Duration, bool) {
+	if r.Kind != models.KindActivityLog || r.StartedAt == nil || r.EndedAt == nil || !r.EndedAt.After(*r.StartedAt) {
+		return 0, false
+	}
+	return r.EndedAt.Sub(*r.StartedAt), true
 }
 
 // durationText is d in hours and minutes, rounded to the minute.
-func durationText(d time.Duration) string {
-	m := int((d + 30*time.Second) / time.Minute)
+func durationText(d time.Duration) string { return string(appendDuration(nil, d)) }
+
+// appendDuration appends durationText(d).
+func appendDuration(b []byte, d time.Duration) []byte {
+	m := int64((d + 30*time.Second) / time.Minute)
 	switch {
 	case m < 1:
-		return "under 1 min"
+		return append(b, "under 1 min"...)
 	case m < 60:
-		return strconv.Itoa(m) + " min"
+		return append(strconv.AppendInt(b, m, 10), " min"...)
 	case m%60 == 0:
-		return strconv.Itoa(m/60) + " h"
+		return append(strconv.AppendInt(b, m/60, 10), " h"...)
 	}
-	return strconv.Itoa(m/60) + " h " + strconv.Itoa(m%60) + " min"
+	b = append(strconv.AppendInt(b, m/60, 10), " h "...)
+	return append(strconv.AppendInt(b, m%60, 10), " min"...)
 }
 
 // tagPage: GET /events?project_tag=work, the events page listing the tag's
@@ -77,5 +90,5 @@ func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
 	if fragment(c) {
 		return h.render(c, &slots, "partials/tabbed", view)
 	}
-	return h.render(c, &slots, "pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
+	return h.render(c, &slots, "pages/events", h.newEventsPage(c, current.Label, view))
 }
