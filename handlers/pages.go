@@ -21,6 +21,14 @@ type eventsPage struct {
 	Tabbed tabbedView
 }
 
+// newEventsPage is /events, a tab or a tag's listing, titled title: its
+// skip link goes to the quick-record line.
+func (h *Handlers) newEventsPage(c *fiber.Ctx, title string, view tabbedView) eventsPage {
+	p := eventsPage{chrome: h.chrome(c, title), Tabbed: view}
+	p.Skip = skipToQuickRecord
+	return p
+}
+
 type detailPage struct {
 	chrome
 	Detail  detailView
@@ -107,7 +115,7 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if fragment(c) {
 		return h.render(c, &slots, "partials/tabbed", view)
 	}
-	return h.render(c, &slots, "pages/events", eventsPage{chrome: h.chrome(c, current.Label), Tabbed: view})
+	return h.render(c, &slots, "pages/events", h.newEventsPage(c, current.Label, view))
 }
 
 // detailPage: GET /events/{id}.

@@ -446,3 +446,46 @@ func year2026() string {
 	}
 	return " 2026"
 }
+
+// TestPagesPartsDrawnOnce: the parts every page shares and that are drawn
+// once when the templates load (drawnOnce) are on every page once, in their
+// place, and each page's skip link is its own: to the quick-record line on
+// /events and a tag's listing, to the content elsewhere.
+func TestPagesPartsDrawnOnce(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"Call the bank","project_tag":"home","due_at":"2026-11-22T01:00:00Z"}`)
+	for _, tt := range []struct {
+		target, skip string
+		capture      bool
+	}{
+		{"/events", `<a class="skip" href="#quick-title">Skip to the quick record</a>`, true},
+		{"/events?project_tag=home", `<a class="skip" href="#quick-title">Skip to the quick record</a>`, true},
+		{"/events/" + strconv.FormatInt(e.ID, 10), `<a class="skip" href="#main">Skip to content</a>`, false},
+		{"/events/new", `<a class="skip" href="#main">Skip to content</a>`, false},
+		{"/events/review", `<a class="skip" href="#main">Skip to content</a>`, false},
+		{"/events/search?q=bank", `<a class="skip" href="#main">Skip to content</a>`, false},
+	} {
+		a := s.get(tt.target)
+		a.want(t, http.StatusOK)
+		body := string(a.Body)
+		head, _, _ := strings.Cut(body, "</head>")
+		for _, want := range []string{`<meta charset="utf-8">`, `<meta name="page-contract" content="`, `<link rel="stylesheet" href="/static/events.`, `<title>`} {
+			if strings.Count(head, want) != 1 {
+				t.Errorf("%s: the head holds %q %d times, want once:\n%s", tt.target, want, strings.Count(head, want), head)
+			}
+		}
+		if !strings.HasPrefix(head, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">") {
+			t.Errorf("%s: the charset is not the head's first line:\n%s", tt.target, head)
+		}
+		if strings.Count(body, tt.skip) != 1 || strings.Count(body, `class="skip"`) != 1 {
+			t.Errorf("%s: want one skip link, %s", tt.target, tt.skip)
+		}
+		if n := strings.Count(body, `<template id="defer-menu-template">`); n != 1 {
+			t.Errorf("%s: the defer menu is on the page %d times, want once", tt.target, n)
+		}
+		forms := strings.Count(body, `<form id="quick-record"`) + strings.Count(body, `<form id="task-capture"`)
+		if tt.capture && forms != 2 || !tt.capture && forms != 0 {
+			t.Errorf("%s: %d capture lines", tt.target, forms)
+		}
+	}
+}

@@ -22,23 +22,30 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	engine.AddFuncMap(map[string]any{"fieldLabel": fieldLabel, "inLabels": inLabels}) // formview.go
 	engine.AddFunc("tagHref", tagHref)                                                // a tag anywhere links to the listing of that tag
 	engine.AddFunc("asset", static.url)                                               // {{asset "events.css"}}: the file's hashed address (assets.go)
-	// The defer menu (partials/defer_menu) is the same on every page: it
-	// is drawn once, below, and every page's foot places it as drawn
-	// ({{deferMenu}}) rather than running its template again.
-	var deferMenu template.HTML
-	engine.AddFunc("deferMenu", func() template.HTML { return deferMenu })
+	// The parts that are the same on every page (drawnOnce) are drawn once,
+	// below, and the pages place them as drawn ({{drawn "partials/capture"}})
+	// rather than running their templates again.
+	drawn := make(map[string]template.HTML, len(drawnOnce))
+	engine.AddFunc("drawn", func(name string) (template.HTML, error) {
+		if h, ok := drawn[name]; ok {
+			return h, nil
+		}
+		return "", fmt.Errorf("%s is not drawn once (drawnOnce)", name)
+	})
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
-	var menu bytes.Buffer
-	if err := engine.Render(&menu, "partials/defer_menu", nil); err != nil {
-		return nil, fmt.Errorf("render partials/defer_menu: %w", err)
+	for _, name := range drawnOnce {
+		var part bytes.Buffer
+		if err := engine.Render(&part, name, nil); err != nil {
+			return nil, fmt.Errorf("render %s: %w", name, err)
+		}
+		drawn[name] = template.HTML(part.String())
 	}
-	deferMenu = template.HTML(menu.String())
 	now := time.Now().UTC()
 	sample := rowView{Event: &models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
 	sample.Ops = models.Available(sample.Event)
-	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true}
+	page := chrome{Title: "t", Zone: loc.String(), NotesURL: "/notes", CSRF: "t", LoggedIn: true, Skip: skipToContent}
 	history := historyView{Items: []models.History{{ChangeKind: models.ChangeCreate, OccurredAt: now}}, Loc: loc}
 	tabbed := newTabbed(tabs[0], "<li></li>\n", "/api/events/today?cursor=x")
 	detail := newDetail(*sample.Event, loc, nil, nil, "", "")
@@ -51,7 +58,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		"partials/tabbed":        tabbed,
 		"partials/detail":        detail,
 		"partials/new_form":      form,
-		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed},
+		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed}, // its skip link is the default's shape
 		"pages/detail":           detailPage{chrome: page, Detail: detail, History: history},
 		"pages/new":              newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
 		"pages/error":            errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
@@ -67,6 +74,18 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	return engine, nil
 }
 
+// drawnOnce are the parts of the pages that hold nothing of a request or
+// of the data: every function they call returns the same on every call.
+// They are drawn once, when the templates load (newEngine), and placed as
+// drawn; run on every page, html/template calls each of their functions and
+// the escaper after it through reflect, which was about a third of the time
+// the Today page's templates took around its rows.
+var drawnOnce = []string{
+	"partials/head_links", // the page contract, the styles and scripts at their hashed addresses
+	"partials/capture",    // the quick-record and task lines of /events
+	"partials/defer_menu", // the rows' defer menu, at every page's foot
+}
+
 // chrome is what every page shows around its content.
 type chrome struct {
 	Title    string
@@ -76,10 +95,18 @@ type chrome struct {
 	LoggedIn bool   // a browser session: the sidebar offers to log out
 	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page
 	Search   string // the words in the sidebar's search box
+	Skip     skipLink
 }
 
+// Chrome is c itself: the pages hand it to their head and foot
+// ({{template "partials/head" .Chrome}}), which read its fields there
+// directly. Read through a page that embeds it, each of them cost
+// text/template a search of the page's fields by name, with allocations:
+// a sixth of drawing a page's frame.
+func (c chrome) Chrome() chrome { return c }
+
 func (h *Handlers) chrome(c *fiber.Ctx, title string) chrome {
-	ch := chrome{Title: title, Zone: h.svc.Location().String(), NotesURL: h.opts.NotesURL}
+	ch := chrome{Title: title, Zone: h.svc.Location().String(), NotesURL: h.opts.NotesURL, Skip: skipToContent}
 	if s, ok := session(c); ok {
 		ch.CSRF, ch.LoggedIn = h.opts.Auth.CSRF(s), true
 	}

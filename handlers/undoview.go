@@ -66,8 +66,7 @@ func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) erro
 // or on /events to the quick-record line.
 type skipLink struct{ Target, Label string }
 
-func (chrome) Skip() skipLink { return skipLink{Target: "main", Label: "Skip to content"} }
-
-func (eventsPage) Skip() skipLink {
-	return skipLink{Target: idQuickTitle, Label: "Skip to the quick record"}
-}
+var (
+	skipToContent     = skipLink{Target: "main", Label: "Skip to content"}
+	skipToQuickRecord = skipLink{Target: idQuickTitle, Label: "Skip to the quick record"}
+)
