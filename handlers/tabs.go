@@ -24,15 +24,28 @@ func (t tab) query(now time.Time) url.Values {
 	return t.Query(now)
 }
 
-// tabLink is one entry of the tab list.
+// tabLink is one entry of the tab bar (partials/tab_bar).
 type tabLink struct {
-	tab
-	Selected bool
+	Name, Label string
+	Selected    bool
 }
 
-// tabbedView is the tab list and the open tab's rows.
+// tabLinks is the tab bar with the tab named selected selected ("": none).
+func tabLinks(selected string) []tabLink {
+	out := make([]tabLink, len(tabs))
+	for i, t := range tabs {
+		out[i] = tabLink{Name: t.Name, Label: t.Label, Selected: t.Name == selected}
+	}
+	return out
+}
+
+// tabBarKey is the key of the tab bar drawn with selected selected
+// (drawnOnce).
+func tabBarKey(selected string) string { return "partials/tab_bar " + selected }
+
+// tabbedView is the tab bar and the open tab's rows.
 type tabbedView struct {
-	Tabs     []tabLink
+	TabBar   string // the key of its tab bar, drawn once (drawnOnce)
 	Current  tab
 	List     listView
 	Tag      string         // a tag's listing (tagview.go): no tab is selected
@@ -40,11 +53,11 @@ type tabbedView struct {
 }
 
 func newTabbed(current tab, rows template.HTML, more string) tabbedView {
-	v := tabbedView{Current: current, List: listView{Rows: rows, More: more}}
-	for _, t := range tabs {
-		v.Tabs = append(v.Tabs, tabLink{tab: t, Selected: t.Name == current.Name})
+	selected := ""
+	if _, ok := findTab(current.Name); ok {
+		selected = current.Name
 	}
-	return v
+	return tabbedView{TabBar: tabBarKey(selected), Current: current, List: listView{Rows: rows, More: more}}
 }
 
 func findTab(name string) (tab, bool) {

@@ -25,22 +25,23 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	// The parts that are the same on every page (drawnOnce) are drawn once,
 	// below, and the pages place them as drawn ({{drawn "partials/capture"}})
 	// rather than running their templates again.
-	drawn := make(map[string]template.HTML, len(drawnOnce))
-	engine.AddFunc("drawn", func(name string) (template.HTML, error) {
-		if h, ok := drawn[name]; ok {
+	parts := drawnOnce()
+	drawn := make(map[string]template.HTML, len(parts))
+	engine.AddFunc("drawn", func(key string) (template.HTML, error) {
+		if h, ok := drawn[key]; ok {
 			return h, nil
 		}
-		return "", fmt.Errorf("%s is not drawn once (drawnOnce)", name)
+		return "", fmt.Errorf("%s is not drawn once (drawnOnce)", key)
 	})
 	if err := engine.Load(); err != nil {
 		return nil, fmt.Errorf("load templates: %w", err)
 	}
-	for _, name := range drawnOnce {
-		var part bytes.Buffer
-		if err := engine.Render(&part, name, nil); err != nil {
-			return nil, fmt.Errorf("render %s: %w", name, err)
+	for _, p := range parts {
+		var b bytes.Buffer
+		if err := engine.Render(&b, p.name, p.data); err != nil {
+			return nil, fmt.Errorf("render %s: %w", p.key, err)
 		}
-		drawn[name] = template.HTML(part.String())
+		drawn[p.key] = template.HTML(b.String())
 	}
 	now := time.Now().UTC()
 	sample := rowView{Event: &models.Event{ID: 1, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}, Loc: loc, Target: targetSelf, Today: now}
@@ -74,16 +75,31 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	return engine, nil
 }
 
+// drawnPart is a part of the pages drawn once: the template name over
+// data, placed by {{drawn key}}.
+type drawnPart struct {
+	key, name string
+	data      any
+}
+
 // drawnOnce are the parts of the pages that hold nothing of a request or
-// of the data: every function they call returns the same on every call.
-// They are drawn once, when the templates load (newEngine), and placed as
-// drawn; run on every page, html/template calls each of their functions and
-// the escaper after it through reflect, which was about a third of the time
-// the Today page's templates took around its rows.
-var drawnOnce = []string{
-	"partials/head_links", // the page contract, the styles and scripts at their hashed addresses
-	"partials/capture",    // the quick-record and task lines of /events
-	"partials/defer_menu", // the rows' defer menu, at every page's foot
+// of the data: every function they call returns the same on every call,
+// and the tab bar has one of a few shapes. They are drawn once, when the
+// templates load (newEngine), and placed as drawn; run on every page,
+// html/template calls each of their functions and the escaper after each
+// value through reflect, which was over half the time the Today page's
+// templates took around its rows.
+func drawnOnce() []drawnPart {
+	parts := []drawnPart{
+		{key: "partials/head_links", name: "partials/head_links"}, // the page contract, the styles and scripts at their hashed addresses
+		{key: "partials/capture", name: "partials/capture"},       // the quick-record and task lines of /events
+		{key: "partials/defer_menu", name: "partials/defer_menu"}, // the rows' defer menu, at every page's foot
+	}
+	// the tab bar with each tab selected, and with none (a tag's listing)
+	for _, t := range append(tabs[:len(tabs):len(tabs)], tab{}) {
+		parts = append(parts, drawnPart{key: tabBarKey(t.Name), name: "partials/tab_bar", data: tabLinks(t.Name)})
+	}
+	return parts
 }
 
 // chrome is what every page shows around its content.
