@@ -224,7 +224,7 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 		b = appendEscaped(b, title)
 	}
 	b = append(b, `">`...)
-	for _, op := range models.Ops {
+	for i, op := range models.Ops {
 		offered := false
 		for _, o := range r.Ops {
 			offered = offered || o == op
@@ -242,18 +242,9 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 			b = appendEscaped(b, r.Target)
 			b = append(b, `"><summary>Defer</summary></details>`...)
 		default:
-			b = append(b, `<button type="button" class="op op-`...)
-			b = appendEscaped(b, string(op))
-			b = append(b, `" data-op="`...)
-			b = appendEscaped(b, string(op))
-			b = append(b, '"')
-			if op == models.OpReactivate {
-				b = append(b, ` title="Reactivate: undo the last complete, cancel or defer"`...)
-			}
+			b = append(b, opButtons[i].open...)
 			b = appendPost(b, r, string(op))
-			b = append(b, '>')
-			b = appendEscaped(b, opLabels[op])
-			b = append(b, "</button>"...)
+			b = append(b, opButtons[i].label...)
 		}
 	}
 	return append(b, "</div>"...)
@@ -268,13 +259,23 @@ func metaSep(b []byte, start int) []byte {
 	return b
 }
 
-// opLabels are the buttons' texts (opLabel), made once.
-var opLabels = func() map[models.Op]string {
-	m := map[models.Op]string{}
-	for _, op := range models.Ops {
-		m[op] = opLabel(op)
+// opButtons are the parts of each operation's button that are the same on
+// every row, in the order of models.Ops, drawn once: what comes before its
+// hx-post, and from the end of its attributes to its end (its label,
+// opLabel).
+var opButtons = func() []struct{ open, label []byte } {
+	out := make([]struct{ open, label []byte }, len(models.Ops))
+	for i, op := range models.Ops {
+		b := appendEscaped([]byte(`<button type="button" class="op op-`), string(op))
+		b = append(b, `" data-op="`...)
+		b = append(appendEscaped(b, string(op)), '"')
+		if op == models.OpReactivate {
+			b = append(b, ` title="Reactivate: undo the last complete, cancel or defer"`...)
+		}
+		out[i].open = b
+		out[i].label = append(appendEscaped([]byte{'>'}, opLabel(op)), "</button>"...)
 	}
-	return m
+	return out
 }()
 
 // appendTagHref appends the address of tag's listing (tagHref), escaped
