@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -59,7 +60,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		"partials/tabbed":        tabbed,
 		"partials/detail":        detail,
 		"partials/new_form":      form,
-		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed}, // its skip link is the default's shape
+		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed},
 		"pages/detail":           detailPage{chrome: page, Detail: detail, History: history},
 		"pages/new":              newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
 		"pages/error":            errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
@@ -96,7 +97,7 @@ func drawnOnce() []drawnPart {
 		{key: "partials/defer_menu", name: "partials/defer_menu"}, // the rows' defer menu, at every page's foot
 	}
 	// the tab bar with each tab selected, and with none (a tag's listing)
-	for _, t := range append(tabs[:len(tabs):len(tabs)], tab{}) {
+	for _, t := range append(slices.Clone(tabs), tab{}) {
 		parts = append(parts, drawnPart{key: tabBarKey(t.Name), name: "partials/tab_bar", data: tabLinks(t.Name)})
 	}
 	return parts
