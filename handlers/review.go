@@ -308,13 +308,12 @@ func entry(e app.LogbookEntry, loc *time.Location, now time.Time) reviewEntry {
 		if start != nil {
 			r.When = localTime{Text: onDay(*start, e.Date, loc), Attr: models.FormatTime(*start)}
 		}
-		switch {
-		case ev.Running() && start != nil:
+		if ev.Running() && start != nil {
 			r.When.Text += "–now"
 			r.Span = durationText(now.Sub(*start)) + " so far"
-		case ev.StartedAt != nil && ev.EndedAt != nil && ev.EndedAt.After(*ev.StartedAt):
+		} else if d, ok := logLength(&ev); ok {
 			r.When.Text += "–" + onDay(*ev.EndedAt, e.Date, loc)
-			r.Span = durationText(ev.EndedAt.Sub(*ev.StartedAt)) // as its row on Today says it
+			r.Span = durationText(d) // as its row on Today says it
 		}
 	}
 	return r

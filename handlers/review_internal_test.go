@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"regexp"
 	"testing"
 	"time"
 
@@ -68,7 +69,11 @@ func TestLogLengthReadsTheSameOnTodayAndInTheLogbook(t *testing.T) {
 	for _, length := range []time.Duration{400 * time.Millisecond, 29 * time.Second, 90 * time.Second, 3*time.Hour + 10*time.Minute} {
 		end := start.Add(length)
 		ev := models.Event{ID: 7, Kind: models.KindActivityLog, Status: models.StatusDone, Title: "회의", StartedAt: &start, EndedAt: &end}
-		row := rowView{Event: &ev, Loc: seoul}.Duration()
+		drawn := string(appendRow(nil, &rowView{Event: &ev, Loc: seoul}))
+		row := ""
+		if m := regexp.MustCompile(`<span class="duration">([^<]*)</span>`).FindStringSubmatch(drawn); m != nil {
+			row = m[1]
+		}
 		got := entry(app.LogbookEntry{Date: "2026-11-23", What: app.LogbookLog, At: start, Event: ev}, seoul, end.Add(time.Hour)).Span
 		if got != row || got == "" {
 			t.Errorf("a log of %v: the logbook says %q, its row %q", length, got, row)

@@ -143,7 +143,7 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = appendWhen(b, r, *start)
 		b = append(b, "</time>"...)
 	}
-	if d, ok := r.logged(); ok {
+	if d, ok := logLength(r.Event); ok {
 		b = metaSep(b, meta)
 		b = append(b, `<span class="duration">`...)
 		b = appendDuration(b, d) // digits and letters: nothing to escape
@@ -259,12 +259,15 @@ func metaSep(b []byte, start int) []byte {
 	return b
 }
 
-// opButtons are the parts of each operation's button that are the same on
-// every row, in the order of models.Ops, drawn once: what comes before its
-// hx-post, and from the end of its attributes to its end (its label,
-// opLabel).
-var opButtons = func() []struct{ open, label []byte } {
-	out := make([]struct{ open, label []byte }, len(models.Ops))
+// opButton is what an operation's button holds that is the same on every
+// row: what comes before its hx-post (open), and from the end of its
+// attributes to its end (label, opLabel).
+type opButton struct{ open, label []byte }
+
+// opButtons are the operations' buttons, in the order of models.Ops, drawn
+// once.
+var opButtons = func() []opButton {
+	out := make([]opButton, len(models.Ops))
 	for i, op := range models.Ops {
 		b := appendEscaped([]byte(`<button type="button" class="op op-`), string(op))
 		b = append(b, `" data-op="`...)

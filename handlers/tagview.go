@@ -26,22 +26,14 @@ func (r rowView) TagHref() string {
 	return tagHref(*r.ProjectTag)
 }
 
-// Duration is a finished activity log's length in words ("15 min",
-// "1 h 30 min"), "" for anything else: what a quick record's text understood.
-func (r rowView) Duration() string {
-	d, ok := r.logged()
-	if !ok {
-		return ""
-	}
-	return durationText(d)
-}
-
-// logged is a finished activity log's length; false for anything else.
-func (r *rowView) logged() (time.Duration, bool) {
-	if r.Kind != models.KindActivityLog || r.StartedAt == nil || r.EndedAt == nil || !r.EndedAt.After(*r.StartedAt) {
+// logLength is how long a finished activity log took; false for anything
+// else, a running log included. A row shows it (appendRow), and the
+// review's logbook says the same (entry).
+func logLength(e *models.Event) (time.Duration, bool) {
+	if e.Kind != models.KindActivityLog || e.StartedAt == nil || e.EndedAt == nil || !e.EndedAt.After(*e.StartedAt) {
 		return 0, false
 	}
-	return r.EndedAt.Sub(*r.StartedAt), true
+	return e.EndedAt.Sub(*e.StartedAt), true
 }
 
 // durationText is d in hours and minutes, rounded to the minute.

@@ -91,10 +91,13 @@ type drawnPart struct {
 // value through reflect, which was over half the time the Today page's
 // templates took around its rows.
 func drawnOnce() []drawnPart {
-	parts := []drawnPart{
-		{key: "partials/head_links", name: "partials/head_links"}, // the page contract, the styles and scripts at their hashed addresses
-		{key: "partials/capture", name: "partials/capture"},       // the quick-record and task lines of /events
-		{key: "partials/defer_menu", name: "partials/defer_menu"}, // the rows' defer menu, at every page's foot
+	var parts []drawnPart
+	for _, name := range []string{
+		"partials/head_links", // the page contract, the styles and scripts at their hashed addresses
+		"partials/capture",    // the quick-record and task lines of /events
+		"partials/defer_menu", // the rows' defer menu, at every page's foot
+	} {
+		parts = append(parts, drawnPart{key: name, name: name})
 	}
 	// the tab bar with each tab selected, and with none (a tag's listing)
 	for _, t := range append(slices.Clone(tabs), tab{}) {
