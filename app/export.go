@@ -22,7 +22,7 @@ func (s *Service) ExportBatch(ctx context.Context, q models.ListQuery, after int
 	w := s.filters(q)
 	w.add("e.id > ?", after)
 	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() + "\nORDER BY e.id\nLIMIT ?"
-	events, err := queryEvents(ctx, s.db, make([]models.Event, 0, n), sql, append(w.args, n)...)
+	events, err := queryEvents(ctx, s.db, sql, append(w.args, n)...)
 	if err != nil {
 		return nil, nil, classify(err)
 	}

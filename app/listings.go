@@ -206,12 +206,9 @@ func (s *Service) History(ctx context.Context, id int64, q models.ListQuery) (Pa
 // page runs a listing's query (its last argument the LIMIT) one row past
 // the page, to know whether another page follows.
 func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args []any, pos func(*models.Event) models.Position) (Page[models.Event], error) {
-	// Room for a short page: most listings hold a few rows, and an event is
-	// about 500 bytes, so room for the whole limit (101 by default, 1,001 at
-	// most) would be tens of kilobytes made and cleared for nothing.
-	out := Page[models.Event]{Items: make([]models.Event, 0, min(q.Limit+1, 16))}
+	out := Page[models.Event]{}
 	var err error
-	if out.Items, err = queryEvents(ctx, s.db, out.Items, sql, append(args, q.Limit+1)...); err != nil {
+	if out.Items, err = queryEvents(ctx, s.db, sql, append(args, q.Limit+1)...); err != nil {
 		return out, classify(err)
 	}
 	if len(out.Items) > q.Limit {

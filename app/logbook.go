@@ -93,8 +93,7 @@ func (s *Service) Logbook(ctx context.Context, from, to time.Time, loc *time.Loc
 		// the entries' events, read with the listings' scanner: bun's
 		// reflection took most of the review page's CPU on a week of
 		// 2,000 entries
-		events, err := queryEvents(ctx, tx, make([]models.Event, 0, len(ids)),
-			"SELECT "+eventColumns+"\nFROM events e\nWHERE e.id IN (?)", bun.In(ids))
+		events, err := queryEvents(ctx, tx, "SELECT "+eventColumns+"\nFROM events e\nWHERE e.id IN (?)", bun.In(ids))
 		if err != nil {
 			return err
 		}

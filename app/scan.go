@@ -45,32 +45,41 @@ func (a *timeArena) put(t time.Time) *time.Time {
 	return &(*a)[len(*a)-1]
 }
 
-// queryEvents runs query, which selects eventColumns, and appends its
-// events to dst.
-func queryEvents(ctx context.Context, db bun.IDB, dst []models.Event, query string, args ...any) ([]models.Event, error) {
+// queryEvents runs query, which selects eventColumns, and returns its
+// events. The rows' texts are read first and the events made once their
+// number is known: one array of events, never grown (an event is about 240
+// bytes; growing a Today of 311 rows made and copied 1,008 of them).
+func queryEvents(ctx context.Context, db bun.IDB, query string, args ...any) ([]models.Event, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return dst, err
+		return nil, err
 	}
 	defer rows.Close()
+	var text string
+	var texts []string
+	for rows.Next() {
+		if err := rows.Scan(&text); err != nil {
+			return nil, err
+		}
+		texts = append(texts, text)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	var (
-		text   string
+		events = make([]models.Event, len(texts))
 		fields = make([]recordField, 0, len(models.EventFields))
 		times  timeArena
 	)
-	for rows.Next() {
-		if err := rows.Scan(&text); err != nil {
-			return dst, err
-		}
+	for i, text := range texts {
 		if fields, err = recordFields(fields[:0], text); err != nil {
-			return dst, err
+			return nil, err
 		}
-		dst = append(dst, models.Event{})
-		if err := setEvent(&dst[len(dst)-1], fields, &times); err != nil {
-			return dst, err
+		if err := setEvent(&events[i], fields, &times); err != nil {
+			return nil, err
 		}
 	}
-	return dst, rows.Err()
+	return events, nil
 }
 
 // setEvent writes the fields of a row, in the order of models.EventFields,
