@@ -85,7 +85,8 @@ type drawnPart struct {
 
 // drawnOnce are the parts of the pages that hold nothing of a request or
 // of the data: every function they call returns the same on every call,
-// and the tab bar has one of a few shapes. They are drawn once, when the
+// and the tab bar and the opening of Today's sections have one of a few
+// shapes each. They are drawn once, when the
 // templates load (newEngine), and placed as drawn; run on every page,
 // html/template calls each of their functions and the escaper after each
 // value through reflect, which was over half the time the Today page's
@@ -98,6 +99,10 @@ func drawnOnce() []drawnPart {
 		"partials/defer_menu", // the rows' defer menu, at every page's foot
 	} {
 		parts = append(parts, drawnPart{key: name, name: name})
+	}
+	// the openings of Today's sections
+	for _, hd := range todayHeadings {
+		parts = append(parts, drawnPart{key: todayHeadKey(hd.Key), name: "partials/today_section", data: hd})
 	}
 	// the tab bar with each tab selected, and with none (a tag's listing)
 	for _, t := range append(slices.Clone(tabs), tab{}) {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"html/template"
 	"slices"
 	"time"
@@ -23,48 +24,68 @@ const (
 )
 
 // todayHeadings are the sections' keys (their ids on the page) and
-// headings, in the order of the constants above.
-var todayHeadings = [...]struct{ Key, Heading string }{
-	secOverdue:  {"overdue", "Overdue"},
-	secNow:      {"now", "Now"},
-	secSchedule: {"schedule", "Schedule"},
-	secTodo:     {"todo", "To do"},
-	secDone:     {"done", "Done & logged"},
+// headings, in the order of the constants above, and the lists the capture
+// lines insert into.
+var todayHeadings = [...]todayHeading{
+	secOverdue:  {Key: "overdue", Heading: "Overdue"},
+	secNow:      {Key: "now", Heading: "Now"},
+	secSchedule: {Key: "schedule", Heading: "Schedule"},
+	secTodo:     {Key: "todo", Heading: "To do", Tasks: true},
+	secDone:     {Key: "done", Heading: "Done & logged", Records: true},
 }
 
-// todaySection is one section of Today: its rows, drawn.
-type todaySection struct {
+// todayHeading is what a section's opening holds: the section, its heading
+// and the start of its list (partials/today_section), the same on every
+// page and so drawn once (drawnOnce, under todayHeadKey).
+type todayHeading struct {
 	Key, Heading string
-	Rows         template.HTML // each row on a line of its own (rowSlots.place)
-	Records      bool          // the quick-record line inserts here
-	Tasks        bool          // the task capture line inserts here
+	Records      bool // the quick-record line inserts here
+	Tasks        bool // the task capture line inserts here
+}
+
+// todayHeadKey is the key of a section's opening drawn.
+func todayHeadKey(key string) string { return "partials/today_section/" + key }
+
+// todayHeads are the sections' todayHeadKey, in order.
+var todayHeads = func() (keys [len(todayHeadings)]string) {
+	for k, hd := range todayHeadings {
+		keys[k] = todayHeadKey(hd.Key)
+	}
+	return keys
+}()
+
+// todaySection is one section of Today: its opening, drawn once, and its
+// rows, drawn.
+type todaySection struct {
+	Head string        // todayHeadKey of the section
+	Rows template.HTML // each row on a line of its own (rowSlots.place)
 }
 
 // todayLimit is the page size Today asks its listing for: a whole day in
 // one read, so every section is complete.
 const todayLimit = "1000"
 
-// todaySectionOf is the section of r (a sec constant), a row of the Today
-// listing:
+// todaySectionOf is the section of e (a sec constant), an event of the
+// Today listing in loc, on the day that starts at today:
 //   - Overdue: an open task due before today;
 //   - Now: a running activity log;
 //   - Done & logged: a finished task, a finished log;
 //   - Schedule: a calendar entry (whatever its status), an open task with a
 //     clock time (a due time that is not only a day, or a start);
 //   - To do: the rest (open tasks due some time today, deferred tasks back).
-func todaySectionOf(r *rowView) int {
+func todaySectionOf(e *models.Event, loc *time.Location, today time.Time) int {
 	switch {
-	case r.IsOverdue():
+	case models.Overdue(e, today):
 		return secOverdue
-	case r.Running():
+	case e.Running():
 		return secNow
-	case r.Kind == models.KindCalendarEvent:
+	case e.Kind == models.KindCalendarEvent:
 		return secSchedule
-	case r.Kind == models.KindActivityLog || r.Status == models.StatusDone:
+	case e.Kind == models.KindActivityLog || e.Status == models.StatusDone:
 		return secDone
-	case r.DueAt != nil && !models.DueDayOnly(*r.DueAt, r.Loc):
+	case e.DueAt != nil && !models.DueDayOnly(*e.DueAt, loc):
 		return secSchedule
-	case r.DueAt == nil && r.StartAt != nil:
+	case e.DueAt == nil && e.StartAt != nil:
 		return secSchedule
 	}
 	return secTodo
@@ -95,35 +116,46 @@ func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySect
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
-// today, at now: their rows placed in s (splice.go). Each section collects
-// the indexes of its rows, and the rows are copied once, section after
-// section, into one array that the sections share.
+// today, at now: their rows placed in s (splice.go). The rows are made
+// once, section after section, into one array that the sections share.
 func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
-	rows := make([]rowView, len(events))
-	var bySection [len(todayHeadings)][]int
+	section := make([]uint8, len(events))
+	var done []int
 	for i := range events {
-		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
-		rows[i].markPast(now)
-		k := todaySectionOf(&rows[i])
-		bySection[k] = append(bySection[k], i)
+		k := todaySectionOf(&events[i], loc, today)
+		section[i] = uint8(k)
+		if k == secDone {
+			done = append(done, i)
+		}
 	}
 	// Done & logged runs newest first; the others keep the listing's order.
-	slices.SortStableFunc(bySection[secDone], func(i, j int) int {
-		a, b := rows[i].Event, rows[j].Event
+	slices.SortFunc(done, func(i, j int) int {
+		a, b := &events[i], &events[j]
 		if c := doneAt(b).Compare(doneAt(a)); c != 0 {
 			return c
 		}
-		return int(b.ID - a.ID)
+		return cmp.Compare(b.ID, a.ID)
 	})
-	sorted := make([]rowView, 0, len(rows))
+	rows := make([]rowView, 0, len(events))
+	add := func(i int) {
+		rows = append(rows, newRow(&events[i], loc, today, targetSelf, ""))
+		rows[len(rows)-1].markPast(now)
+	}
 	out := make([]todaySection, len(todayHeadings))
-	for k, hd := range todayHeadings {
-		from := len(sorted)
-		for _, i := range bySection[k] {
-			sorted = append(sorted, rows[i])
+	for k := range todayHeadings {
+		from := len(rows)
+		if k == secDone {
+			for _, i := range done {
+				add(i)
+			}
+		} else {
+			for i := range events {
+				if int(section[i]) == k {
+					add(i)
+				}
+			}
 		}
-		out[k] = todaySection{Key: hd.Key, Heading: hd.Heading, Records: k == secDone, Tasks: k == secTodo,
-			Rows: s.place(sorted[from:], "\n      ", "")}
+		out[k] = todaySection{Head: todayHeads[k], Rows: s.place(rows[from:], "\n      ", "")}
 	}
 	return out
 }
