@@ -29,20 +29,27 @@ var eventColumns = func() string {
 	return "ROW(" + strings.Join(cols, ", ") + ")::text"
 }()
 
-// timeArena hands out the times of a listing's rows from shared arrays of
-// timeChunk: one allocation for the times of many rows, not one a row, and
-// room only for the times a row has (a NULL takes none).
-type timeArena []time.Time
+// arena hands out the times and the nullable texts of a statement's rows
+// from shared arrays of arenaChunk: one allocation for the values of many
+// rows, not one a value, and room only for the values a row has (a NULL
+// takes none).
+type arena[T any] []T
 
-const timeChunk = 128
+const arenaChunk = 128
 
-// put stores t in the arena and returns where.
-func (a *timeArena) put(t time.Time) *time.Time {
+// put stores v in the arena and returns where.
+func (a *arena[T]) put(v T) *T {
 	if len(*a) == cap(*a) {
-		*a = make([]time.Time, 0, timeChunk)
+		*a = make([]T, 0, arenaChunk)
 	}
-	*a = append(*a, t)
+	*a = append(*a, v)
 	return &(*a)[len(*a)-1]
+}
+
+// rowValues are the arenas of a statement's rows.
+type rowValues struct {
+	times arena[time.Time]
+	texts arena[string]
 }
 
 // queryEvents runs query, which selects eventColumns, and returns its
@@ -69,13 +76,13 @@ func queryEvents(ctx context.Context, db bun.IDB, query string, args ...any) ([]
 	var (
 		events = make([]models.Event, len(texts))
 		fields = make([]recordField, 0, len(models.EventFields))
-		times  timeArena
+		values rowValues
 	)
 	for i, text := range texts {
 		if fields, err = recordFields(fields[:0], text); err != nil {
 			return nil, err
 		}
-		if err := setEvent(&events[i], fields, &times); err != nil {
+		if err := setEvent(&events[i], fields, &values); err != nil {
 			return nil, err
 		}
 	}
@@ -83,8 +90,9 @@ func queryEvents(ctx context.Context, db bun.IDB, query string, args ...any) ([]
 }
 
 // setEvent writes the fields of a row, in the order of models.EventFields,
-// into e through the fields' accessors; its times go into times.
-func setEvent(e *models.Event, fields []recordField, times *timeArena) error {
+// into e through the fields' accessors; its times and nullable texts go
+// into values.
+func setEvent(e *models.Event, fields []recordField, values *rowValues) error {
 	if len(fields) != len(models.EventFields) {
 		return fmt.Errorf("an event row of %d fields, not %d", len(fields), len(models.EventFields))
 	}
@@ -92,7 +100,14 @@ func setEvent(e *models.Event, fields []recordField, times *timeArena) error {
 		f := &models.EventFields[i]
 		switch f.Type {
 		case models.TypeText, models.TypeEnum:
-			f.SetText(e, v.text, !v.null)
+			switch {
+			case v.null:
+				f.SetText(e, nil)
+			case f.Nullable && f.Type == models.TypeText:
+				f.SetText(e, values.texts.put(v.text)) // kept
+			default:
+				f.SetText(e, &fields[i].text) // copied
+			}
 		case models.TypeTime:
 			if v.null {
 				f.SetTime(e, nil)
@@ -102,7 +117,7 @@ func setEvent(e *models.Event, fields []recordField, times *timeArena) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
-			f.SetTime(e, times.put(t))
+			f.SetTime(e, values.times.put(t))
 		case models.TypeBool:
 			if v.text != "t" && v.text != "f" {
 				return fmt.Errorf("%s: %q is not a boolean", f.Name, v.text)

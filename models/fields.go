@@ -163,7 +163,7 @@ type Field struct {
 	input      func(in *Input) any
 
 	getText func(e *Event) (string, bool)
-	setText func(e *Event, s string, ok bool)
+	setText func(e *Event, s *string)
 	getTime func(e *Event) *time.Time
 	setTime func(e *Event, t *time.Time)
 	getBool func(e *Event) *bool
@@ -183,7 +183,13 @@ func text[P *string | **string](name string, get func(*Event) P, input func(*Inp
 	switch get := any(get).(type) {
 	case func(*Event) *string:
 		f.getText = func(e *Event) (string, bool) { return *get(e), true }
-		f.setText = func(e *Event, s string, _ bool) { *get(e) = s }
+		f.setText = func(e *Event, s *string) {
+			if s != nil {
+				*get(e) = *s
+			} else {
+				*get(e) = ""
+			}
+		}
 	case func(*Event) **string:
 		f.Nullable = true
 		f.getText = func(e *Event) (string, bool) {
@@ -192,13 +198,7 @@ func text[P *string | **string](name string, get func(*Event) P, input func(*Inp
 			}
 			return "", false
 		}
-		f.setText = func(e *Event, s string, ok bool) {
-			if ok {
-				*get(e) = &s
-			} else {
-				*get(e) = nil
-			}
-		}
+		f.setText = func(e *Event, s *string) { *get(e) = s }
 	}
 	return f
 }
@@ -208,7 +208,13 @@ func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*In
 	switch get := any(get).(type) {
 	case func(*Event) *T:
 		f.getText = func(e *Event) (string, bool) { return string(*get(e)), true }
-		f.setText = func(e *Event, s string, _ bool) { *get(e) = T(s) }
+		f.setText = func(e *Event, s *string) {
+			if s != nil {
+				*get(e) = T(*s)
+			} else {
+				*get(e) = ""
+			}
+		}
 	case func(*Event) **T:
 		f.Nullable = true
 		f.getText = func(e *Event) (string, bool) {
@@ -217,9 +223,9 @@ func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*In
 			}
 			return "", false
 		}
-		f.setText = func(e *Event, s string, ok bool) {
-			if ok {
-				v := T(s)
+		f.setText = func(e *Event, s *string) {
+			if s != nil {
+				v := T(*s)
 				*get(e) = &v
 			} else {
 				*get(e) = nil
@@ -304,8 +310,9 @@ func (f *Field) Form() string {
 	return f.Name
 }
 
-// SetText stores a text or enum value (ok false: null).
-func (f *Field) SetText(e *Event, s string, ok bool) { f.setText(e, s, ok) }
+// SetText stores a text or enum value (nil: null). A nullable text keeps s
+// itself, as SetTime keeps a nullable time; every other field copies *s.
+func (f *Field) SetText(e *Event, s *string) { f.setText(e, s) }
 
 // Text reads a text or enum value (false: null).
 func (f *Field) Text(e *Event) (string, bool) { return f.getText(e) }
@@ -367,7 +374,7 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 	switch o := f.input(in).(type) {
 	case *Opt[string]:
 		if o.Set {
-			f.setText(e, o.V, !o.Null)
+			f.setText(e, o.Ptr())
 		}
 	case *Opt[time.Time]:
 		if o.Set {
