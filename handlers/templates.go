@@ -101,8 +101,8 @@ func drawnOnce() []drawnPart {
 		parts = append(parts, drawnPart{key: name, name: name})
 	}
 	// the openings of Today's sections
-	for _, hd := range todayHeadings {
-		parts = append(parts, drawnPart{key: todayHeadKey(hd.Key), name: "partials/today_section", data: hd})
+	for k, hd := range todayHeadings {
+		parts = append(parts, drawnPart{key: todayHeads[k], name: "partials/today_section", data: hd})
 	}
 	// the tab bar with each tab selected, and with none (a tag's listing)
 	for _, t := range append(slices.Clone(tabs), tab{}) {

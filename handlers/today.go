@@ -36,20 +36,17 @@ var todayHeadings = [...]todayHeading{
 
 // todayHeading is what a section's opening holds: the section, its heading
 // and the start of its list (partials/today_section), the same on every
-// page and so drawn once (drawnOnce, under todayHeadKey).
+// page and so drawn once (drawnOnce, under todayHeads).
 type todayHeading struct {
 	Key, Heading string
 	Records      bool // the quick-record line inserts here
 	Tasks        bool // the task capture line inserts here
 }
 
-// todayHeadKey is the key of a section's opening drawn.
-func todayHeadKey(key string) string { return "partials/today_section/" + key }
-
-// todayHeads are the sections' todayHeadKey, in order.
+// todayHeads are the keys of the sections' openings drawn, in order.
 var todayHeads = func() (keys [len(todayHeadings)]string) {
 	for k, hd := range todayHeadings {
-		keys[k] = todayHeadKey(hd.Key)
+		keys[k] = "partials/today_section/" + hd.Key
 	}
 	return keys
 }()
@@ -57,7 +54,7 @@ var todayHeads = func() (keys [len(todayHeadings)]string) {
 // todaySection is one section of Today: its opening, drawn once, and its
 // rows, drawn.
 type todaySection struct {
-	Head string        // todayHeadKey of the section
+	Head string        // the key of its opening drawn (todayHeads)
 	Rows template.HTML // each row on a line of its own (rowSlots.place)
 }
 
