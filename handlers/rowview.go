@@ -45,10 +45,16 @@ func newRow(e *models.Event, loc *time.Location, today time.Time, target, messag
 	return r
 }
 
-func (h *Handlers) row(e models.Event, message string) rowView {
-	r := newRow(&e, h.svc.Location(), h.today(), targetSelf, message)
-	r.markPast(h.svc.Now())
+// listRow is e as a row of a list at now: its buttons answer into the row
+// itself, and a past entry or a running log is marked as such (markPast).
+func listRow(e *models.Event, loc *time.Location, today, now time.Time, message string) rowView {
+	r := newRow(e, loc, today, targetSelf, message)
+	r.markPast(now)
 	return r
+}
+
+func (h *Handlers) row(e models.Event, message string) rowView {
+	return listRow(&e, h.svc.Location(), h.today(), h.svc.Now(), message)
 }
 
 // rows places events as the rows of a list in s (splice.go), each followed
@@ -62,8 +68,7 @@ func (h *Handlers) rows(s *rowSlots, events []models.Event) template.HTML {
 func rowsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) template.HTML {
 	rows := make([]rowView, len(events))
 	for i := range events {
-		rows[i] = newRow(&events[i], loc, today, targetSelf, "")
-		rows[i].markPast(now)
+		rows[i] = listRow(&events[i], loc, today, now, "")
 	}
 	return s.place(rows, "", "\n")
 }

@@ -113,20 +113,17 @@ func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySect
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
-// today, at now: their rows placed in s (splice.go). The rows are made
-// once, section after section, into one array that the sections share.
+// today, at now: their rows placed in s (splice.go). Each section collects
+// the indexes of its events, and the rows are made once, section after
+// section, into one array that the sections share.
 func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now time.Time) []todaySection {
-	section := make([]uint8, len(events))
-	var done []int
+	var bySection [len(todayHeadings)][]int
 	for i := range events {
 		k := todaySectionOf(&events[i], loc, today)
-		section[i] = uint8(k)
-		if k == secDone {
-			done = append(done, i)
-		}
+		bySection[k] = append(bySection[k], i)
 	}
 	// Done & logged runs newest first; the others keep the listing's order.
-	slices.SortFunc(done, func(i, j int) int {
+	slices.SortFunc(bySection[secDone], func(i, j int) int {
 		a, b := &events[i], &events[j]
 		if c := doneAt(b).Compare(doneAt(a)); c != 0 {
 			return c
@@ -134,23 +131,11 @@ func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, tod
 		return cmp.Compare(b.ID, a.ID)
 	})
 	rows := make([]rowView, 0, len(events))
-	add := func(i int) {
-		rows = append(rows, newRow(&events[i], loc, today, targetSelf, ""))
-		rows[len(rows)-1].markPast(now)
-	}
 	out := make([]todaySection, len(todayHeadings))
-	for k := range todayHeadings {
+	for k, in := range bySection {
 		from := len(rows)
-		if k == secDone {
-			for _, i := range done {
-				add(i)
-			}
-		} else {
-			for i := range events {
-				if int(section[i]) == k {
-					add(i)
-				}
-			}
+		for _, i := range in {
+			rows = append(rows, listRow(&events[i], loc, today, now, ""))
 		}
 		out[k] = todaySection{Head: todayHeads[k], Rows: s.place(rows[from:], "\n      ", "")}
 	}
