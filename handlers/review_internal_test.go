@@ -66,12 +66,13 @@ func TestLogLengthReadsTheSameOnTodayAndInTheLogbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 11, 23, 9, 0, 0, 0, seoul)
+	duration := regexp.MustCompile(`<span class="duration">([^<]*)</span>`)
 	for _, length := range []time.Duration{400 * time.Millisecond, 29 * time.Second, 90 * time.Second, 3*time.Hour + 10*time.Minute} {
 		end := start.Add(length)
 		ev := models.Event{ID: 7, Kind: models.KindActivityLog, Status: models.StatusDone, Title: "회의", StartedAt: &start, EndedAt: &end}
 		drawn := string(appendRow(nil, &rowView{Event: &ev, Loc: seoul}))
 		row := ""
-		if m := regexp.MustCompile(`<span class="duration">([^<]*)</span>`).FindStringSubmatch(drawn); m != nil {
+		if m := duration.FindStringSubmatch(drawn); m != nil {
 			row = m[1]
 		}
 		got := entry(app.LogbookEntry{Date: "2026-11-23", What: app.LogbookLog, At: start, Event: ev}, seoul, end.Add(time.Hour)).Span
