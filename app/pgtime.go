@@ -4,38 +4,87 @@ import (
 	"time"
 )
 
+// pgTimeLayout is the layout of PostgreSQL's text form of a timestamptz in a
+// session in UTC, for time.Parse.
+const pgTimeLayout = "2006-01-02 15:04:05.999999999-07"
+
 // parsePGTime reads PostgreSQL's text form of a timestamptz as a session in
 // UTC prints it ("2026-11-22 03:00:00.123456+00"), by position; any other
-// form goes to time.Parse.
+// form goes to time.Parse. The time is made from the seconds since the epoch
+// (time.Unix), which the date gives by daysFromCivil, rather than by
+// time.Date, whose normalising of every field was half of the reading of a
+// time on a listing (`make bench` profiles, the Today page). A field out of
+// its range (which PostgreSQL never prints) goes to time.Parse too, so the
+// result is always time.Parse's.
 func parsePGTime(s string) (time.Time, error) {
 	n := len(s)
 	if n < 22 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || s[n-3:] != "+00" {
-		return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+		return time.Parse(pgTimeLayout, s)
 	}
-	digits := func(from, to int) int {
-		v := 0
-		for i := from; i < to; i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
-	}
-	y, mo, d, h, mi, sec := digits(0, 4), digits(5, 7), digits(8, 10), digits(11, 13), digits(14, 16), digits(17, 19)
+	y, mo, d := digits(s, 0, 4), digits(s, 5, 7), digits(s, 8, 10)
+	h, mi, sec := digits(s, 11, 13), digits(s, 14, 16), digits(s, 17, 19)
 	ns := 0
 	if frac := s[19 : n-3]; frac != "" {
 		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
-			return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+			return time.Parse(pgTimeLayout, s)
 		}
-		ns = digits(20, n-3)
+		ns = digits(s, 20, n-3)
 		for i := len(frac) - 1; i < 9; i++ {
 			ns *= 10
 		}
 	}
-	if y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0 || ns < 0 {
-		return time.Parse("2006-01-02 15:04:05.999999999-07", s)
+	if y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ns < 0 {
+		return time.Parse(pgTimeLayout, s)
 	}
-	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC), nil
+	unix := int64(daysFromCivil(y, mo, d))*86400 + int64(h*3600+mi*60+sec)
+	return time.Unix(unix, int64(ns)).UTC(), nil
+}
+
+// digits is the number written in s[from:to], or -1 if a byte there is not a
+// digit.
+func digits(s string, from, to int) int {
+	v := 0
+	for i := from; i < to; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return -1
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v
+}
+
+// daysIn is the number of days of month m (1–12) in year y of the Gregorian
+// calendar.
+func daysIn(m, y int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to the date y-m-d of
+// the proleptic Gregorian calendar (y ≥ 1; before 1970 negative): the days
+// of the 400-year eras, then of the years, then of the months counted from
+// March, so that a leap day ends its year (Howard Hinnant's
+// days_from_civil).
+func daysFromCivil(y, m, d int) int {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400 // y ≥ 0 here
+	yoe := y - era*400
+	mp := m + 9 // months since March: March 0, ..., February 11
+	if m > 2 {
+		mp = m - 3
+	}
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
 }
