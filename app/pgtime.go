@@ -2,6 +2,8 @@ package app
 
 import (
 	"time"
+
+	"events/models"
 )
 
 // pgTimeLayout is the layout of PostgreSQL's text form of a timestamptz in a
@@ -33,7 +35,7 @@ func parsePGTime(s string) (time.Time, error) {
 			ns *= 10
 		}
 	}
-	if y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ns < 0 {
+	if y < 1 || mo < 1 || mo > 12 || d < 1 || d > models.DaysIn(y, time.Month(mo)) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ns < 0 {
 		return time.Parse(pgTimeLayout, s)
 	}
 	unix := int64(daysFromCivil(y, mo, d))*86400 + int64(h*3600+mi*60+sec)
@@ -52,21 +54,6 @@ func digits(s string, from, to int) int {
 		v = v*10 + int(c-'0')
 	}
 	return v
-}
-
-// daysIn is the number of days of month m (1–12) in year y of the Gregorian
-// calendar.
-func daysIn(m, y int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // daysFromCivil is the number of days from 1970-01-01 to the date y-m-d of

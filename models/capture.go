@@ -711,11 +711,22 @@ func parseMonthDay(w string) (time.Month, int, bool) {
 }
 
 func validDate(y int, m time.Month, d int) bool {
-	if m < 1 || m > 12 || d < 1 {
-		return false
+	return m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m)
+}
+
+// DaysIn is the number of days of month m (1–12) in year y of the
+// proleptic Gregorian calendar, as time.Date counts them.
+func DaysIn(y int, m time.Month) int {
+	switch m {
+	case time.February:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
 	}
-	t := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
-	return t.Year() == y && t.Month() == m && t.Day() == d
+	return 31
 }
 
 // atClock is the instant of the local date y-m-d (normalised) at m minutes

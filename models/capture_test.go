@@ -429,3 +429,16 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		}
 	}
 }
+
+// TestDaysInIsTimeDate counts each month's days as time.Date does, across
+// the years before and after the common era's (the capture's dates and the
+// database's times both go by it).
+func TestDaysInIsTimeDate(t *testing.T) {
+	for y := -1000; y <= 10000; y++ {
+		for m := time.January; m <= time.December; m++ {
+			if got, want := DaysIn(y, m), time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
+				t.Fatalf("DaysIn(%d, %v) = %d, want %d", y, m, got, want)
+			}
+		}
+	}
+}
