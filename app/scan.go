@@ -103,10 +103,10 @@ func setEvent(e *models.Event, fields []recordField, values *rowValues) error {
 			switch {
 			case v.null:
 				f.SetText(e, nil)
-			case f.Nullable && f.Type == models.TypeText:
-				f.SetText(e, values.texts.put(v.text)) // kept
+			case f.KeepsText():
+				f.SetText(e, values.texts.put(v.text))
 			default:
-				f.SetText(e, &fields[i].text) // copied
+				f.SetText(e, &fields[i].text) // copied: fields is the next row's too
 			}
 		case models.TypeTime:
 			if v.null {

@@ -311,8 +311,13 @@ func (f *Field) Form() string {
 }
 
 // SetText stores a text or enum value (nil: null). A nullable text keeps s
-// itself, as SetTime keeps a nullable time; every other field copies *s.
+// itself (KeepsText), as SetTime keeps a nullable time; every other field
+// copies *s.
 func (f *Field) SetText(e *Event, s *string) { f.setText(e, s) }
+
+// KeepsText reports whether SetText keeps the string it is given rather
+// than copying it: a nullable text's does.
+func (f *Field) KeepsText() bool { return f.Nullable && f.Type == TypeText }
 
 // Text reads a text or enum value (false: null).
 func (f *Field) Text(e *Event) (string, bool) { return f.getText(e) }
