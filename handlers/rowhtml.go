@@ -26,9 +26,10 @@ import (
 // foot (partials/defer_menu, drawn when the templates load), leaves an
 // empty <details> in the row; the row has no indentation and no line
 // breaks, one space between its inline items; an empty slot is a bare
-// span.op-slot, and a button has no op-slot-* class (nothing read it). A
-// Today page of 311 rows went from 922 to 811 bytes a row (README,
-// Performance). Every value is escaped as html/template escaped it in that
+// span.op-slot, and a button has no op-slot-* class (nothing read it); a
+// row that offers no write carries no data-etag (rowView.Writes). A Today
+// page of 311 rows went from 922 to 811 bytes a row (README, Performance),
+// and to 765 without the done logs' validators. Every value is escaped as html/template escaped it in that
 // place (appendEscaped): text and quoted attribute values alike; the two URLs,
 // /events/{id} and the tag's listing, are built from an integer and from
 // url.QueryEscape, which html/template's URL normaliser leaves as they are.
@@ -108,10 +109,13 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = appendEscaped(b, string(r.Kind))
 	b = append(b, `" data-status="`...)
 	b = appendEscaped(b, string(r.Status))
-	b = append(b, `" data-etag="`...)
-	var etag [48]byte
-	b = appendEscaped(b, app.AppendETag(etag[:0], r.Event))
 	b = append(b, '"')
+	if r.Writes() {
+		b = append(b, ` data-etag="`...)
+		var etag [48]byte
+		b = appendEscaped(b, app.AppendETag(etag[:0], r.Event))
+		b = append(b, '"')
+	}
 	if overdue {
 		b = append(b, ` data-overdue="true"`...)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/template/html/v2"
 
+	"events/app"
 	"events/app/dbtest"
 	"events/models"
 )
@@ -278,6 +279,36 @@ func TestRowHTMLGolden(t *testing.T) {
 		}
 	}
 	t.Fatalf("%d parts drawn, %d recorded", len(gotParts), len(parts))
+}
+
+// TestRowETagWhereItWrites: a drawn row carries its event's validator
+// (data-etag, which app.js sends as If-Match) exactly when it holds a
+// control that posts a change of the event, a lifecycle button or the undo
+// button, and then the validator is the event's current ETag.
+func TestRowETagWhereItWrites(t *testing.T) {
+	loc, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var with, without int
+	for _, r := range rowCorpus(loc) {
+		h := string(rowList{rows: []rowView{r}}.html())
+		posts := strings.Contains(h, "hx-post=") || strings.Contains(h, "data-defer-post=")
+		tag := `data-etag="` + strings.ReplaceAll(app.ETag(*r.Event), `"`, "&#34;") + `"`
+		switch {
+		case posts && !strings.Contains(h, tag):
+			t.Errorf("row %d posts a change but carries no %s: %s", r.ID, tag, h)
+		case !posts && strings.Contains(h, "data-etag"):
+			t.Errorf("row %d posts nothing but carries a validator: %s", r.ID, h)
+		case posts:
+			with++
+		default:
+			without++
+		}
+	}
+	if with == 0 || without == 0 {
+		t.Fatalf("the corpus drew %d rows with a write and %d without; want both", with, without)
+	}
 }
 
 // BenchmarkRowCold draws list rows that were never drawn before: each op
