@@ -6,7 +6,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +21,9 @@ import (
 )
 
 // OpenDB opens the database at dsn; it does not connect yet. Sessions run in
-// UTC, a statement may run at most statementTimeout (0: no limit), and the
-// other session parameters of the URL are kept. A URL pgdriver cannot read
+// UTC, a statement may run at most statementTimeout (0: no limit), the
+// planner runs with SessionDefaults, and the other session parameters of
+// the URL are kept. A URL pgdriver cannot read
 // is an error.
 //
 // Connecting may take dialTimeout. Once sent, a statement is bounded by
@@ -42,6 +45,11 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 		}
 	}
 	params["TimeZone"] = "UTC"
+	for k, v := range SessionDefaults {
+		if !hasParam(params, k) {
+			params[k] = v
+		}
+	}
 	if statementTimeout > 0 {
 		params["statement_timeout"] = statementTimeout.Milliseconds()
 	}
@@ -65,6 +73,40 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), nil
+}
+
+// SessionDefaults are planner settings of the service's sessions, kept
+// unless the database URL sets them itself. The service's statements are
+// short, read a few hundred rows at most through an index, and run many at
+// once, and PostgreSQL's defaults turned a misestimate into a cliff: at ten
+// million events a Korean search whose row count the planner put at a
+// hundred thousand (2,000 match) was compiled by JIT (15 to 50 ms) and ran
+// in parallel workers, 200 ms against 19 without either, which is what it
+// takes at a million (README, Performance, No cliffs). Without parallel
+// workers a request also stays on one backend, beside the other requests,
+// instead of taking three.
+var SessionDefaults = map[string]string{"jit": "off", "max_parallel_workers_per_gather": "0"}
+
+// SessionOptions are SessionDefaults as libpq's PGOPTIONS, for a client
+// that should run the service's statements as its sessions do (pgbench,
+// in make bench).
+func SessionOptions() string {
+	keys := slices.Sorted(maps.Keys(SessionDefaults))
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = "-c " + k + "=" + SessionDefaults[k]
+	}
+	return strings.Join(opts, " ")
+}
+
+// hasParam reports whether params sets the setting name, in any case.
+func hasParam(params map[string]any, name string) bool {
+	for k := range params {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // ApplicationName is the application_name of the service's connections:

@@ -13,7 +13,9 @@ import (
 )
 
 // TestOpenDBKeepsSessionParameters: the URL's own session parameters stay,
-// beside the UTC time zone and the statement timeout OpenDB adds.
+// beside the UTC time zone, the statement timeout and the planner's
+// settings (SessionDefaults) OpenDB adds; the URL's own planner setting
+// wins.
 func TestOpenDBKeepsSessionParameters(t *testing.T) {
 	t.Parallel()
 	db, err := app.OpenDB(dbtest.NewURL(t)+"&lock_timeout=1234", 1500*time.Millisecond)
@@ -27,6 +29,28 @@ func TestOpenDBKeepsSessionParameters(t *testing.T) {
 	}
 	if tz != "UTC" || lock != "1234ms" || stmt != "1500ms" {
 		t.Errorf("TimeZone %q, lock_timeout %q, statement_timeout %q; want UTC, 1234ms, 1500ms", tz, lock, stmt)
+	}
+	// the planner's settings: the service's defaults, unless the URL sets one
+	var jit, workers string
+	if err := db.QueryRow("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather')").Scan(&jit, &workers); err != nil {
+		t.Fatal(err)
+	}
+	if jit != "off" || workers != "0" {
+		t.Errorf("jit %q, max_parallel_workers_per_gather %q; want off, 0", jit, workers)
+	}
+	own, err := app.OpenDB(dbtest.NewURL(t)+"&jit=on", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close()
+	if err := own.QueryRow("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather')").Scan(&jit, &workers); err != nil {
+		t.Fatal(err)
+	}
+	if jit != "on" || workers != "0" {
+		t.Errorf("with jit=on in the URL: jit %q, max_parallel_workers_per_gather %q; want on, 0", jit, workers)
+	}
+	if got, want := app.SessionOptions(), "-c jit=off -c max_parallel_workers_per_gather=0"; got != want {
+		t.Errorf("SessionOptions() = %q, want %q", got, want)
 	}
 	if _, err := app.OpenDB("postgres://x/db?sslmode=sometimes", 0); err == nil {
 		t.Error("OpenDB accepted sslmode=sometimes")

@@ -508,6 +508,8 @@ var (
 func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient int, rate float64) (tps float64, tx int, err error) {
 	args := pgbenchArgs(e, filepath.Join(e.o.dir, key+".pgbench"), d, perClient, rate)
 	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
+	// the planner's settings of the service's sessions (app.SessionDefaults)
+	cmd.Env = append(os.Environ(), "PGOPTIONS="+app.SessionOptions())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
