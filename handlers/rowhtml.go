@@ -29,10 +29,11 @@ import (
 // span.op-slot, and a button has no op-slot-* class (nothing read it); a
 // row that offers no write carries no data-etag (rowView.Writes). A Today
 // page of 311 rows went from 922 to 811 bytes a row (README, Performance),
-// and to 765 without the done logs' validators. Every value is escaped as html/template escaped it in that
-// place (appendEscaped): text and quoted attribute values alike; the two URLs,
-// /events/{id} and the tag's listing, are built from an integer and from
-// url.QueryEscape, which html/template's URL normaliser leaves as they are.
+// and to 787 without the done logs' validators. Every value is escaped as
+// html/template escaped it in that place (appendEscaped): text and quoted
+// attribute values alike; the two URLs, /events/{id} and the tag's
+// listing, are built from an integer and from url.QueryEscape, which
+// html/template's URL normaliser leaves as they are.
 
 // rowList is rows to draw one after the other, each between before and
 // after: a list's rows, into one piece of HTML (html) or straight into an
