@@ -38,18 +38,7 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 			db, err = nil, fmt.Errorf("bad database URL: %v", r)
 		}
 	}()
-	params := map[string]any{}
-	for k, v := range pgdriver.NewConnector(pgdriver.WithDSN(dsn)).Config().ConnParams {
-		if !strings.EqualFold(k, "TimeZone") {
-			params[k] = v
-		}
-	}
-	params["TimeZone"] = "UTC"
-	for k, v := range SessionDefaults {
-		if !hasParam(params, k) {
-			params[k] = v
-		}
-	}
+	params := SessionParams(pgdriver.NewConnector(pgdriver.WithDSN(dsn)).Config().ConnParams)
 	if statementTimeout > 0 {
 		params["statement_timeout"] = statementTimeout.Milliseconds()
 	}
@@ -85,7 +74,7 @@ func OpenDB(dsn string, statementTimeout time.Duration) (db *bun.DB, err error) 
 // takes at a million (README, Performance, No cliffs). Without parallel
 // workers a request also stays on one backend, beside the other requests,
 // instead of taking three.
-var SessionDefaults = map[string]string{"jit": "off", "max_parallel_workers_per_gather": "0"}
+var SessionDefaults = map[string]string{"jit": "off", "max_parallel_workers_per_gather": "0"} // names in lower case
 
 // SessionOptions are SessionDefaults as libpq's PGOPTIONS, for a client
 // that should run the service's statements as its sessions do (pgbench,
@@ -99,14 +88,26 @@ func SessionOptions() string {
 	return strings.Join(opts, " ")
 }
 
-// hasParam reports whether params sets the setting name, in any case.
-func hasParam(params map[string]any, name string) bool {
-	for k := range params {
-		if strings.EqualFold(k, name) {
-			return true
+// SessionParams are the session parameters of the service's connections
+// over those of a database URL (own): own's, but the time zone, which is
+// UTC, and SessionDefaults where own does not set them (in any case). The
+// bench's own connections take SessionParams(nil), so that they run as the
+// service's do.
+func SessionParams(own map[string]any) map[string]any {
+	params := map[string]any{"TimeZone": "UTC"}
+	set := map[string]bool{}
+	for k, v := range own {
+		if !strings.EqualFold(k, "TimeZone") {
+			params[k] = v
+		}
+		set[strings.ToLower(k)] = true
+	}
+	for k, v := range SessionDefaults {
+		if !set[k] {
+			params[k] = v
 		}
 	}
-	return false
+	return params
 }
 
 // ApplicationName is the application_name of the service's connections:

@@ -182,7 +182,7 @@ func cliffDB(ctx context.Context, e *env, n int) (c *env, seeded time.Duration, 
 	c.dsn, c.o.events, c.service = u.String(), n, nil
 	open := func() *bun.DB {
 		sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(c.dsn), pgdriver.WithApplicationName("bench"),
-			pgdriver.WithConnParams(harnessParams()), pgdriver.WithTimeout(2*time.Hour)))
+			pgdriver.WithConnParams(app.SessionParams(nil)), pgdriver.WithTimeout(2*time.Hour)))
 		sqldb.SetMaxOpenConns(4)
 		return bun.NewDB(sqldb, pgdialect.New())
 	}

@@ -112,18 +112,6 @@ type env struct {
 	now      time.Time // the service's clock at its start (seedClock)
 }
 
-// harnessParams are the session parameters of the harness's own
-// connections (seeding, plans, the ten-million line): UTC, and the
-// planner's settings of the service's sessions, so that the plans printed
-// are the ones the service gets.
-func harnessParams() map[string]any {
-	params := map[string]any{"TimeZone": "UTC"}
-	for k, v := range app.SessionDefaults {
-		params[k] = v
-	}
-	return params
-}
-
 func run(ctx context.Context, o options) error {
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
@@ -167,9 +155,10 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	// the harness's own connections: application_name "bench", so that the
-	// statement log tells them from the service's
+	// statement log tells them from the service's, and the service's session
+	// settings, so that the plans it prints are the ones the service gets
 	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(e.dsn), pgdriver.WithApplicationName("bench"),
-		pgdriver.WithConnParams(harnessParams()), pgdriver.WithTimeout(30*time.Minute)))
+		pgdriver.WithConnParams(app.SessionParams(nil)), pgdriver.WithTimeout(30*time.Minute)))
 	sqldb.SetMaxOpenConns(4)
 	e.db = bun.NewDB(sqldb, pgdialect.New())
 	defer e.db.Close()
