@@ -108,7 +108,6 @@ type env struct {
 	service  *harness.Service
 	seedTime time.Duration
 	poolSize int       // the service's database pool
-	pgStart  float64   // PostgreSQL's CPU for a pgbench invocation's connections, ms (startCost)
 	now      time.Time // the service's clock at its start (seedClock)
 }
 

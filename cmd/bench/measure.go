@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -90,10 +86,6 @@ func measure(ctx context.Context, e *env) error {
 	if err := warmPool(ctx, e); err != nil {
 		return err
 	}
-	if e.pgStart, err = startCost(ctx, e); err != nil {
-		return err
-	}
-	say("a pgbench invocation's connections cost PostgreSQL %.1f ms (the mean of forty), taken off each pgbench slice", e.pgStart)
 
 	loadBefore := loadavg()
 	results := make(map[string]*result, len(list))
@@ -264,7 +256,7 @@ func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) 
 			}
 		}
 	}
-	p := t.pair(s.perTx, e.pgStart)
+	p := t.pair(s.perTx)
 	say("%-10s pair %d  service %7.0f/s  pgbench %7.0f/s  ratio %3.0f%%  cpu ratio %3.0f%% (same pace %3.0f%%)  service %.3f + db %.3f ms/req, pgbench db %.3f ms/req (same pace %.3f)  rss %5.1f MiB  load %s",
 		s.key, i+1, p.svc, p.pg, 100*p.ratio(), 100*p.cpuRatio(), 100*p.pacedRatio(), p.svcCPU, p.dbCPU, p.pgCPU, p.pacedCPU, float64(p.rssKiB)/1024, loadavg())
 	return p, nil
@@ -282,28 +274,32 @@ type totals struct {
 	flat, paced pgTotals
 }
 
-// pgTotals is what pgbench slices measured, summed.
+// pgTotals is what the windows of pgbench slices measured, summed
+// (pgbenchRun).
 type pgTotals struct {
-	runs  int           // pgbench invocations
-	tx    int           // transactions
-	time  time.Duration // their time, without connecting
-	ticks int64         // PostgreSQL's CPU under pgbench
+	tx   int           // transactions
+	time time.Duration // the windows
+	cpu  time.Duration // PostgreSQL's CPU in them
 }
 
-// cpu is PostgreSQL's CPU per request, ms, with each invocation's
-// connections (startMs) taken off; 0 when nothing ran.
-func (g pgTotals) cpu(perTx int, startMs float64) float64 {
+// add sums a run into g.
+func (g *pgTotals) add(r pgbenchRun) {
+	g.tx += r.tx
+	g.time += r.time
+	g.cpu += r.cpu
+}
+
+// cpuPer is PostgreSQL's CPU per request, ms; 0 when nothing ran.
+func (g pgTotals) cpuPer(perTx int) float64 {
 	if g.tx == 0 {
 		return 0
 	}
-	return max(0, tickMs(g.ticks)-float64(g.runs)*startMs) / float64(g.tx*perTx)
+	return ms(g.cpu) / float64(g.tx*perTx)
 }
 
 // pair makes the pair's figures of its slices. A pgbench transaction stands
-// for perTx requests. startMs is what PostgreSQL spends on one pgbench
-// invocation's connections being opened and closed (startCost), taken off
-// pgbench's side once per invocation: the service keeps its pool open.
-func (t totals) pair(perTx int, startMs float64) pair {
+// for perTx requests.
+func (t totals) pair(perTx int) pair {
 	p := pair{at: t.at, rssKiB: t.rssKiB, errors: t.requests - t.answered}
 	if t.svcTime > 0 {
 		p.svc = float64(t.answered) / t.svcTime.Seconds()
@@ -314,9 +310,9 @@ func (t totals) pair(perTx int, startMs float64) pair {
 	}
 	if t.flat.tx > 0 && t.flat.time > 0 {
 		p.pg = float64(t.flat.tx*perTx) / t.flat.time.Seconds()
-		p.pgCPU = t.flat.cpu(perTx, startMs)
+		p.pgCPU = t.flat.cpuPer(perTx)
 	}
-	p.pacedCPU = t.paced.cpu(perTx, startMs)
+	p.pacedCPU = t.paced.cpuPer(perTx)
 	return p
 }
 
@@ -383,60 +379,21 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 }
 
 // pgbenchSlice runs the scenario's statements under pgbench for one slice
-// of a step and adds its transactions, their time and PostgreSQL's CPU to t:
-// flat out, or when rate > 0 kept to that many service requests a second.
+// of a step and adds its window's transactions, time and PostgreSQL's CPU
+// to t (pgbenchRun): flat out, or when rate > 0 kept to that many service
+// requests a second.
 func pgbenchSlice(ctx context.Context, e *env, s *scenario, rate float64, t *pgTotals) error {
-	db0, _ := dbTicks(e)
-	tps, tx, err := pgbench(ctx, e, s.key, s.sliceOf(e), 0, rate/float64(s.perTx))
+	r, err := pgbench(ctx, e, s.key, s.sliceOf(e), rate/float64(s.perTx))
 	if err != nil {
 		return err
 	}
-	db1, _ := dbTicks(e)
-	if tx == 0 {
-		// kept to a slow rate, no transaction finished: the slice measured
-		// nothing, and its CPU (the connections, a statement cut short)
-		// belongs to no transaction
-		say("%-10s a pgbench slice (kept to %.2f/s; 0: flat out) finished no transaction: left out", s.key, rate)
-		return s.putBack(ctx, e)
+	if r.tx == 0 {
+		// kept to a slow rate, no transaction finished in the window: the
+		// slice measured nothing
+		say("%-10s a pgbench slice (kept to %.2f/s; 0: flat out) finished no transaction in its window: left out", s.key, rate)
 	}
-	t.runs++
-	t.tx += tx
-	if tps > 0 {
-		t.time += time.Duration(float64(tx) / tps * float64(time.Second))
-	}
-	t.ticks += db1 - db0
+	t.add(r)
 	return s.putBack(ctx, e)
-}
-
-// startCost is what PostgreSQL spends on a pgbench invocation that runs
-// nothing much: its connections opened, one SELECT 1 each, and closed. Each
-// slice of a pgbench step is a new invocation, where the service keeps its
-// pool open, so this is taken off pgbench's side once a slice (totals.pair).
-// The mean of forty, in ms; 0 when PostgreSQL's CPU is not ours to read.
-func startCost(ctx context.Context, e *env) (float64, error) {
-	if e.postgres == 0 {
-		return 0, nil
-	}
-	if err := os.WriteFile(filepath.Join(e.o.dir, "start.pgbench"), []byte("SELECT 1;\n"), 0o644); err != nil {
-		return 0, err
-	}
-	const runs = 40
-	var ticks int64
-	for range runs {
-		db0, err := dbTicks(e)
-		if err != nil {
-			return 0, err
-		}
-		if _, _, err := pgbench(ctx, e, "start", 0, 1, 0); err != nil {
-			return 0, err
-		}
-		db1, err := dbTicks(e)
-		if err != nil {
-			return 0, err
-		}
-		ticks += db1 - db0
-	}
-	return tickMs(ticks) / runs, nil
 }
 
 // dbTicks is the CPU time of PostgreSQL's work for its clients so far, when
@@ -493,94 +450,6 @@ func attack(atk *vegeta.Attacker, tr vegeta.Targeter, p vegeta.Pacer, d time.Dur
 	}
 	m.Close()
 	return m
-}
-
-var (
-	tpsLine = regexp.MustCompile(`(?m)^tps = ([0-9.]+) \(without initial connection time\)`)
-	txLine  = regexp.MustCompile(`(?m)^number of transactions actually processed: ([0-9]+)`)
-)
-
-// pgbench runs the script key.pgbench with as many clients as the service
-// has HTTP connections, on the load generator's CPU, for d (or for
-// perClient transactions a client, when d is 0), flat out or, when rate >
-// 0, at rate transactions a second: its transactions a second without
-// connecting, and how many it ran.
-func pgbench(ctx context.Context, e *env, key string, d time.Duration, perClient int, rate float64) (tps float64, tx int, err error) {
-	args := pgbenchArgs(e, filepath.Join(e.o.dir, key+".pgbench"), d, perClient, rate)
-	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
-	// the planner's settings of the service's sessions (app.SessionDefaults)
-	cmd.Env = append(os.Environ(), "PGOPTIONS="+app.SessionOptions())
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	if err == nil && strings.Contains(errb.String(), "ERROR") {
-		return 0, 0, fmt.Errorf("pgbench %s reported errors:\n%s", key, lastLines(errb.String(), 10))
-	}
-	if err == nil {
-		tps, tx, err = pgbenchResult(out.String())
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
-	}
-	return tps, tx, nil
-}
-
-// pgbenchResult reads pgbench's report: its transactions a second without
-// connecting, and how many it ran. When none finished, pgbench prints no
-// rate, and there is none: that happens kept to a slow rate (a month's
-// export at under three a second, in a slice of one second), and the
-// caller leaves such a slice out.
-func pgbenchResult(out string) (tps float64, tx int, err error) {
-	n := txLine.FindStringSubmatch(out)
-	if n == nil {
-		return 0, 0, errors.New("no count of transactions in pgbench's report")
-	}
-	if tx, err = strconv.Atoi(n[1]); err != nil || tx == 0 {
-		return 0, 0, err
-	}
-	m := tpsLine.FindStringSubmatch(out)
-	if m == nil {
-		return 0, 0, errors.New("no rate in pgbench's report")
-	}
-	tps, err = strconv.ParseFloat(m[1], 64)
-	return tps, tx, err
-}
-
-// pgbenchArgs are the arguments of a pgbench run of script (see pgbench).
-func pgbenchArgs(e *env, script string, d time.Duration, perClient int, rate float64) []string {
-	threads := 1
-	if !e.o.pin {
-		threads = min(e.o.conns, runtime.NumCPU())
-	}
-	run := []string{"-T", strconv.Itoa(int(d.Seconds()))}
-	if d == 0 {
-		run = []string{"-t", strconv.Itoa(perClient)}
-	}
-	if rate > 0 {
-		run = append(run, "-R", strconv.FormatFloat(rate, 'f', 1, 64))
-	}
-	args := append([]string{"-n", "-M", "simple", "-c", strconv.Itoa(e.o.conns), "-j", strconv.Itoa(threads)}, run...)
-	return append(args, "-f", script, "-h", e.sockDir, "-p", "5432", "-U", "events", "events")
-}
-
-func pgbenchPath() string {
-	if p, err := exec.LookPath("pgbench"); err == nil {
-		return p
-	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench")
-	if len(matches) > 0 {
-		sort.Strings(matches)
-		return matches[len(matches)-1]
-	}
-	return "pgbench"
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // profile saves a CPU profile of most of the saturation step, then the
@@ -670,8 +539,8 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 	if e.seedTime > 0 {
 		seeded = "seeded in " + e.seedTime.Round(time.Second).String()
 	}
-	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, each cut into %d slices taken in turn, service and pgbench; %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); a pgbench invocation's connections cost PostgreSQL %.1f ms, taken off each pgbench slice; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
-		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.slices, e.o.pairs, e.pgStart,
+	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, each cut into %d slices taken in turn, service and pgbench; %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); a pgbench slice is read from the start of its first transaction to its last, its backends' CPU from /proc/<pid>/schedstat every 5 ms, so that neither side pays for new connections; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
+		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.slices, e.o.pairs,
 		e.now.Format("2006-01-02 15:04 MST"), time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	switch e.o.serviceCPU() {
 	case 0:

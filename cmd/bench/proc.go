@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
+
+	"events/cmd/internal/harness"
 )
 
 // postmasterPID reads the first line of postmaster.pid.
@@ -27,17 +31,8 @@ func pinTree(pid, cpu int) error {
 	if err := unix.SchedSetaffinity(pid, &set); err != nil {
 		return err
 	}
-	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range procs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
-			child, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			_ = unix.SchedSetaffinity(child, &set)
-		}
+	for _, child := range children(pid) {
+		_ = unix.SchedSetaffinity(child, &set)
 	}
 	return nil
 }
@@ -58,4 +53,123 @@ func pinSelf(cpu int) error {
 		}
 	}
 	return nil
+}
+
+// cpuSample is the CPU each watched backend had spent at a moment.
+type cpuSample struct {
+	at  time.Time
+	cpu map[int]time.Duration
+}
+
+// backendWatch samples, every interval, the CPU of the children of a
+// postmaster that start after it is made and whose command line begins
+// with title: the backends of one pgbench run. A nil watch does nothing.
+type backendWatch struct {
+	pm             int
+	title          string
+	every          time.Duration
+	seen           map[int]bool // children decided on: the ones before, and each new one once it has a title
+	done, finished chan struct{}
+	samples        []cpuSample
+}
+
+func watchBackends(pm int, title string, every time.Duration) *backendWatch {
+	w := &backendWatch{pm: pm, title: title, every: every, seen: map[int]bool{},
+		done: make(chan struct{}), finished: make(chan struct{})}
+	for _, pid := range children(pm) {
+		w.seen[pid] = true
+	}
+	return w
+}
+
+func (w *backendWatch) start() {
+	if w == nil {
+		return
+	}
+	go func() {
+		defer close(w.finished)
+		watched := map[int]bool{}
+		t := time.NewTicker(w.every)
+		defer t.Stop()
+		for {
+			for _, pid := range children(w.pm) {
+				if w.seen[pid] {
+					continue
+				}
+				// a backend just forked still shows the postmaster's command
+				// line; it is decided on once it shows its own title
+				cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				if err != nil || !strings.HasPrefix(string(cmd), "postgres: ") {
+					continue
+				}
+				w.seen[pid] = true
+				watched[pid] = strings.HasPrefix(string(cmd), w.title)
+			}
+			s := cpuSample{at: time.Now(), cpu: make(map[int]time.Duration, len(watched))}
+			for pid, ok := range watched {
+				if v, err := taskCPU(pid); ok && err == nil {
+					s.cpu[pid] = v
+				}
+			}
+			w.samples = append(w.samples, s)
+			select {
+			case <-w.done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// stop ends the sampling and gives the samples.
+func (w *backendWatch) stop() []cpuSample {
+	if w == nil {
+		return nil
+	}
+	close(w.done)
+	<-w.finished
+	return w.samples
+}
+
+// children are the pids of pid's children: from
+// /proc/<pid>/task/<pid>/children, or where the kernel has no such file,
+// by the parent of every process.
+func children(pid int) []int {
+	var pids []int
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, c)
+			}
+		}
+		return pids
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
+			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, c)
+		}
+	}
+	return pids
+}
+
+// taskCPU is the CPU time a single-threaded process has run: from
+// /proc/<pid>/schedstat, in nanoseconds, or where the kernel keeps no
+// schedstat, from its clock ticks.
+func taskCPU(pid int) (time.Duration, error) {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				return time.Duration(ns), nil
+			}
+		}
+	}
+	ticks, err := harness.CPUTicks(pid)
+	return time.Duration(ticks) * time.Second / harness.TicksPerSecond, err
 }
