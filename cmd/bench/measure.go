@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -247,11 +248,11 @@ func measurePair(ctx context.Context, e *env, s *scenario, i int) (pair, error) 
 		if s.script == "" {
 			continue
 		}
-		if err := pgbenchSlice(ctx, e, s, 0, &t.flat); err != nil {
+		if err := pgbenchSlice(ctx, e, s, rate, false, &t.flat); err != nil {
 			return pair{}, err
 		}
 		if e.o.paced {
-			if err := pgbenchSlice(ctx, e, s, rate, &t.paced); err != nil {
+			if err := pgbenchSlice(ctx, e, s, rate, true, &t.paced); err != nil {
 				return pair{}, err
 			}
 		}
@@ -379,21 +380,38 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 }
 
 // pgbenchSlice runs the scenario's statements under pgbench for one slice
-// of a step and adds its window's transactions, time and PostgreSQL's CPU
-// to t (pgbenchRun): flat out, or when rate > 0 kept to that many service
-// requests a second.
-func pgbenchSlice(ctx context.Context, e *env, s *scenario, rate float64, t *pgTotals) error {
-	r, err := pgbench(ctx, e, s.key, s.sliceOf(e), rate/float64(s.perTx))
+// of a step and adds its windows' transactions, time and PostgreSQL's CPU
+// to t (pgbenchRun): flat out, or paced, kept to svcRate, the service's
+// requests a second in the slice before.
+func pgbenchSlice(ctx context.Context, e *env, s *scenario, svcRate float64, paced bool, t *pgTotals) error {
+	var rate float64
+	if paced {
+		rate = svcRate / float64(s.perTx)
+	}
+	d := pgbenchLength(s.sliceOf(e), svcRate/float64(s.perTx), e.o.conns)
+	r, err := pgbench(ctx, e, s.key, d, rate)
 	if err != nil {
 		return err
 	}
 	if r.tx == 0 {
-		// kept to a slow rate, no transaction finished in the window: the
-		// slice measured nothing
-		say("%-10s a pgbench slice (kept to %.2f/s; 0: flat out) finished no transaction in its window: left out", s.key, rate)
+		// no client ran two transactions: the slice measured nothing
+		say("%-10s a pgbench slice of %v (kept to %.2f/s; 0: flat out) gave no client a second transaction: left out", s.key, d, rate)
 	}
 	t.add(r)
 	return s.putBack(ctx, e)
+}
+
+// pgbenchLength is how long a pgbench slice runs: the slice, or where the
+// statements are slow, long enough for each of the clients to run about
+// three transactions at tps, the service's rate in transactions (a
+// client's window leaves its first out, windows), up to 10 s. A month's
+// export at three a second with four clients runs 4 s.
+func pgbenchLength(slice time.Duration, tps float64, clients int) time.Duration {
+	if tps <= 0 {
+		return slice
+	}
+	need := time.Duration(math.Ceil(3*float64(clients)/tps)) * time.Second
+	return max(slice, min(need, 10*time.Second))
 }
 
 // dbTicks is the CPU time of PostgreSQL's work for its clients so far, when

@@ -82,7 +82,6 @@ func TestPairSumsItsSlices(t *testing.T) {
 		paced: pgTotals{tx: 1490, time: 2 * time.Second, cpu: 800 * time.Millisecond},
 	}
 	p := tot.pair(1)
-	near := func(got, want float64) bool { return got > want*0.999 && got < want*1.001 }
 	if !near(p.svc, 745) || !near(p.pg, 1500) || p.errors != 10 || p.rssKiB != 40<<10 {
 		t.Errorf("rates: service %v/s, pgbench %v/s, %d errors, rss %d", p.svc, p.pg, p.errors, p.rssKiB)
 	}

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,20 +18,20 @@ import (
 	"events/app"
 )
 
-// pgbenchRun is what one pgbench invocation measured in its window: from
-// the start of its first transaction to the last reading of its backends
-// before its last transaction finished. pgbench opens all its connections
-// before it starts a transaction, so the window holds none of its
-// backends' start, and it ends before they do. The service keeps its pool
-// open; a new backend's start and end are pgbench's alone, and they cost
-// PostgreSQL from 15 ms to 130 ms an invocation of eight, from one machine
-// to another, against the 10 to 300 ms of work of a slice: taken off as a
-// mean, whatever a slice's connections really cost fell on its
-// transactions.
+// pgbenchRun is what one pgbench invocation measured in its windows, one a
+// client: from the end of the client's first transaction to the end of
+// its last, and in it the CPU of the client's backend and the
+// transactions that ended. pgbench opens a new backend for each client;
+// the service keeps its pool open. A new backend's start and end, and its
+// first transaction, which reads the catalog and maps the shared buffers
+// it touches for the first time, fall outside the window: they cost
+// PostgreSQL from 15 ms to 130 ms an invocation of four clients and up to
+// twice a long statement's work, from one machine to another, and the
+// service's backends paid them once.
 type pgbenchRun struct {
-	tx   int           // transactions finished in the window
-	time time.Duration // the window
-	cpu  time.Duration // its backends' CPU in the window; 0 when PostgreSQL is not ours
+	tx   int           // transactions that ended in the windows
+	time time.Duration // tx over the sum of the clients' rates: the time the run's rate gives them
+	cpu  time.Duration // the backends' CPU in the windows; 0 when PostgreSQL is not ours
 }
 
 // backendTitle begins the command line of a backend of pgbench's (its
@@ -64,7 +63,7 @@ func pgbench(ctx context.Context, e *env, key string, d time.Duration, rate floa
 		w.start()
 		err = cmd.Wait()
 	}
-	samples := w.stop()
+	samples, backends := w.stop()
 	if err == nil && strings.Contains(errb.String(), "ERROR") {
 		return pgbenchRun{}, fmt.Errorf("pgbench %s reported errors:\n%s", key, lastLines(errb.String(), 10))
 	}
@@ -75,85 +74,88 @@ func pgbench(ctx context.Context, e *env, key string, d time.Duration, rate floa
 	if err != nil {
 		return pgbenchRun{}, fmt.Errorf("pgbench %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), lastLines(errb.String(), 10))
 	}
-	return window(txs, samples, e.postgres != 0), nil
+	return windows(txs, samples, backends), nil
 }
 
-// txSpan is a transaction of pgbench's log: when it started and when it
-// finished.
-type txSpan struct{ start, end time.Time }
+// txSpan is a transaction of pgbench's log: its client, when it started
+// and when it ended.
+type txSpan struct {
+	client     int
+	start, end time.Time
+}
 
-// window is the run of txs, with samples of its backends' CPU when ours:
-// from the first sample that holds every backend at or after the first
-// transaction's start, to the last such sample at or before the last
-// transaction's end; the transactions that finished in between, and the
-// CPU the backends spent in between. Without samples, from the first
-// start to the last end. A run with no window (no transaction, or none
-// between two samples) is empty.
-func window(txs []txSpan, samples []cpuSample, ours bool) pgbenchRun {
-	if len(txs) == 0 {
-		return pgbenchRun{}
-	}
-	begin, last := txs[0].start, txs[0].end
+// windows reads a run (pgbenchRun) from its transactions and, when
+// PostgreSQL is ours, the samples of its backends' CPU, those in the order
+// they started. pgbench connects its clients one after the other (one
+// thread, pgbenchArgs), after a first connection of its own that ends
+// before them: the last of the backends are its clients', in order. A
+// client's window runs from the first sample at or after the end of its
+// first transaction to the last sample at or before the end of its last
+// one; a client with fewer than two transactions has none. Without
+// samples, the windows are the same without CPU.
+func windows(txs []txSpan, samples []cpuSample, backends []int) pgbenchRun {
+	byClient := map[int][]txSpan{}
 	for _, t := range txs {
-		if t.start.Before(begin) {
-			begin = t.start
-		}
-		if t.end.After(last) {
-			last = t.end
-		}
+		byClient[t.client] = append(byClient[t.client], t)
 	}
-	from, to := begin, last
-	var cpu time.Duration
+	ours := samples != nil
+	if ours && len(backends) < len(byClient) {
+		return pgbenchRun{} // a backend not seen: nothing to read its CPU from
+	}
 	if ours {
-		// the backends: those of the sample in the span that holds the most
-		// (pgbench's first connection, which looks the server over, ended
-		// before its clients connected)
-		var span []cpuSample
-		for _, s := range samples {
-			if !s.at.Before(begin) && !s.at.After(last) {
-				span = append(span, s)
-			}
-		}
-		var backends map[int]time.Duration
-		for _, s := range span {
-			if len(s.cpu) > len(backends) {
-				backends = s.cpu
-			}
-		}
-		holdsAll := func(s cpuSample) bool {
-			for pid := range backends {
-				if _, ok := s.cpu[pid]; !ok {
-					return false
-				}
-			}
-			return true
-		}
-		var a, b *cpuSample
-		for i := range span {
-			if holdsAll(span[i]) {
-				if a == nil {
-					a = &span[i]
-				}
-				b = &span[i]
-			}
-		}
-		if a == nil || !b.at.After(a.at) {
-			return pgbenchRun{}
-		}
-		for pid := range backends {
-			cpu += b.cpu[pid] - a.cpu[pid]
-		}
-		from, to = a.at, b.at
+		backends = backends[len(backends)-len(byClient):]
 	}
-	r := pgbenchRun{time: to.Sub(from), cpu: cpu}
-	for _, t := range txs {
-		if t.end.After(from) && !t.end.After(to) {
-			r.tx++
+	clients := make([]int, 0, len(byClient))
+	for c := range byClient {
+		clients = append(clients, c)
+	}
+	sort.Ints(clients)
+	var r pgbenchRun
+	var rate float64 // transactions a second, summed over the clients
+	for k, c := range clients {
+		ts := byClient[c]
+		sort.Slice(ts, func(i, j int) bool { return ts[i].end.Before(ts[j].end) })
+		if len(ts) < 2 {
+			continue
 		}
+		from, to := ts[0].end, ts[len(ts)-1].end
+		var cpu time.Duration
+		if ours {
+			pid := backends[k]
+			var a, b *cpuSample
+			for i := range samples {
+				if _, ok := samples[i].cpu[pid]; !ok {
+					continue
+				}
+				if a == nil && !samples[i].at.Before(from) {
+					a = &samples[i]
+				}
+				if !samples[i].at.After(to) {
+					b = &samples[i]
+				}
+			}
+			if a == nil || b == nil || !b.at.After(a.at) {
+				continue
+			}
+			from, to, cpu = a.at, b.at, b.cpu[pid]-a.cpu[pid]
+		}
+		n := 0
+		for _, t := range ts {
+			if t.end.After(from) && !t.end.After(to) {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		r.tx += n
+		r.cpu += cpu
+		rate += float64(n) / to.Sub(from).Seconds()
 	}
 	if r.tx == 0 {
 		return pgbenchRun{}
 	}
+	r.time = time.Duration(float64(r.tx) / rate * float64(time.Second))
 	return r
 }
 
@@ -205,23 +207,26 @@ func parseTxLine(line string) (txSpan, bool) {
 	if len(f) < 6 {
 		return txSpan{}, false
 	}
-	latency, err1 := strconv.ParseInt(f[2], 10, 64)
+	latency, err1 := strconv.ParseInt(f[2], 10, 64) // "skipped" (pgbench -L) is none
 	sec, err2 := strconv.ParseInt(f[4], 10, 64)
 	usec, err3 := strconv.ParseInt(f[5], 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil {
 		return txSpan{}, false
 	}
+	client, err4 := strconv.Atoi(f[0])
+	if err4 != nil {
+		return txSpan{}, false
+	}
 	end := time.Unix(sec, usec*1000)
-	return txSpan{start: end.Add(-time.Duration(latency) * time.Microsecond), end: end}, true
+	return txSpan{client: client, start: end.Add(-time.Duration(latency) * time.Microsecond), end: end}, true
 }
 
 // pgbenchArgs are the arguments of a pgbench run of script (see pgbench),
 // its per-transaction log written to files named logPrefix.<pid>.
 func pgbenchArgs(e *env, script string, d time.Duration, rate float64, logPrefix string) []string {
+	// one thread: it connects the clients one after the other, so their
+	// backends start in the clients' order (windows)
 	threads := 1
-	if !e.o.pin {
-		threads = min(e.o.conns, runtime.NumCPU())
-	}
 	run := []string{"-T", strconv.Itoa(int(d.Seconds()))}
 	if rate > 0 {
 		run = append(run, "-R", strconv.FormatFloat(rate, 'f', 1, 64))

@@ -8,64 +8,90 @@ import (
 	"time"
 )
 
-// TestWindowLeavesConnectionsOut: a pgbench run is read from the sample at
-// or after its first transaction's start to the last sample at or before
-// its last transaction's end. Two backends that cost 20 ms each to start
-// and 30 ms each to end, and 1 ms a transaction in between, read 1 ms a
-// transaction; a sample missing a backend (not yet found, or a reading
-// that failed) bounds nothing, and pgbench's first connection, ended before
-// its clients connected, is none of them.
-func TestWindowLeavesConnectionsOut(t *testing.T) {
+// TestWindowsLeaveConnectionsOut: a pgbench run is read in a window a
+// client, from its first transaction's end to its last's, its backend's
+// CPU between the samples that bound it. Two clients whose backends cost
+// 20 ms to start, 10 ms for the first transaction, 1 ms for each after it
+// and 30 ms to end read 1 ms a transaction; pgbench's own first connection
+// is no client's, a sample that misses a backend bounds nothing for it,
+// and a client with one transaction has no window.
+func TestWindowsLeaveConnectionsOut(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	// connected by 40 ms; from 50 ms each backend runs a transaction of
-	// 1 ms of CPU every 2 ms, finishing at 52, 54, ... 250 ms; then each
-	// spends 30 ms ending
+	// both clients run a transaction every 2 ms from 50 ms, ending at 52,
+	// 54, ... 250 ms
 	var txs []txSpan
 	for end := 52; end <= 250; end += 2 {
-		txs = append(txs, txSpan{start: at(end - 2), end: at(end)}, txSpan{start: at(end - 2), end: at(end)})
+		txs = append(txs, txSpan{client: 0, start: at(end - 2), end: at(end)}, txSpan{client: 1, start: at(end - 2), end: at(end)})
 	}
-	cpuAt := func(ms int) time.Duration { // one backend's CPU at ms
+	cpuAt := func(ms int) time.Duration { // a client's backend's CPU at ms
 		switch {
 		case ms < 50:
 			return 20 * time.Millisecond
+		case ms < 52:
+			return time.Duration(20+5*(ms-50)) * time.Millisecond
 		case ms <= 250:
-			return time.Duration(20+(ms-50)/2) * time.Millisecond
+			return time.Duration(30+(ms-52)/2) * time.Millisecond
 		default:
-			return 150 * time.Millisecond // 20 + 100 + 30 ending
+			return 159 * time.Millisecond // ... and 30 ending
 		}
 	}
 	var samples []cpuSample
 	for ms := 0; ms <= 300; ms += 5 {
 		s := cpuSample{at: at(ms), cpu: map[int]time.Duration{}}
-		if ms <= 5 { // pgbench's first connection, closed before its clients connect
+		if ms <= 5 { // pgbench's first connection, ended before its clients connect
 			s.cpu[100] = time.Duration(ms) * time.Millisecond
 		}
-		if ms >= 10 { // the first backend found at 10 ms, the second at 30
+		if ms >= 10 {
 			s.cpu[101] = cpuAt(ms)
 		}
-		if ms >= 30 && ms != 250 { // a reading of the second missed at 250 ms
+		if ms >= 30 && ms != 250 { // a reading of the second client's missed at 250 ms
 			s.cpu[102] = cpuAt(ms)
 		}
 		samples = append(samples, s)
 	}
-	r := window(txs, samples, true)
-	// from the sample at 50 ms to the one at 245 ms (the one at 250 lacks
-	// a backend): 97 transactions each, 97 ms of CPU each
-	if r.tx != 194 || r.time != 195*time.Millisecond || r.cpu != 194*time.Millisecond {
-		t.Errorf("window: %d transactions in %v, CPU %v; want 194 in 195ms, 194ms", r.tx, r.time, r.cpu)
+	backends := []int{100, 101, 102}
+	r := windows(txs, samples, backends)
+	// client 0 from the sample at 55 ms to the one at 250: 98 transactions,
+	// 98 ms; client 1 to the one at 245: 95 and 95 ms
+	rate := 98/0.195 + 95/0.190
+	if r.tx != 193 || r.cpu != 193*time.Millisecond || !near(r.time.Seconds(), 193/rate) {
+		t.Errorf("windows: %d transactions in %v, CPU %v; want 193 in %.4fs, 193ms", r.tx, r.time, r.cpu, 193/rate)
 	}
-	if got := window(txs, nil, false); got.tx != 200 || got.time != 200*time.Millisecond || got.cpu != 0 {
-		t.Errorf("PostgreSQL not ours: %d transactions in %v, CPU %v; want 200 in 200ms, none", got.tx, got.time, got.cpu)
+	if got := windows(txs, nil, nil); got.tx != 198 || got.cpu != 0 || !near(got.time.Seconds(), 0.198) {
+		t.Errorf("PostgreSQL not ours: %d transactions in %v, CPU %v; want 198 in 198ms, none", got.tx, got.time, got.cpu)
 	}
-	// no sample holds both backends within the transactions' span
-	if got := window(txs, samples[:10], true); got.tx != 0 {
-		t.Errorf("no sample bounds the run, yet %d transactions read", got.tx)
+	if got := windows(txs, samples, []int{101}); got.tx != 0 {
+		t.Errorf("a client's backend not seen, yet %d transactions read", got.tx)
 	}
-	if got := window(nil, samples, true); got.tx != 0 || got.cpu != 0 {
-		t.Errorf("no transaction: %+v", got)
+	one := []txSpan{{client: 0, start: at(50), end: at(150)}, {client: 1, start: at(50), end: at(150)}}
+	if got := windows(one, samples, backends); got.tx != 0 || got.cpu != 0 {
+		t.Errorf("one transaction a client: %+v", got)
 	}
 }
+
+// TestPgbenchLengthHoldsThreeTransactions: a pgbench slice runs the slice,
+// or long enough for each client to run three transactions at the
+// service's rate, up to 10 s.
+func TestPgbenchLengthHoldsThreeTransactions(t *testing.T) {
+	for _, c := range []struct {
+		slice time.Duration
+		tps   float64
+		want  time.Duration
+	}{
+		{time.Second, 2400, time.Second},        // Inbox
+		{time.Second, 3.1, 4 * time.Second},     // a month's export, 12 transactions
+		{3 * time.Second, 1.6, 8 * time.Second}, // a year's
+		{3 * time.Second, 0.5, 10 * time.Second},
+		{time.Second, 0, time.Second},
+	} {
+		if got := pgbenchLength(c.slice, c.tps, 4); got != c.want {
+			t.Errorf("slice %v at %v a second: %v, want %v", c.slice, c.tps, got, c.want)
+		}
+	}
+}
+
+func near(got, want float64) bool { return got > want*0.999 && got < want*1.001 }
 
 // TestTxLogMatchesReport: pgbench's per-transaction log is read a line a
 // transaction, the time of a line being its end and its latency its
@@ -89,7 +115,7 @@ func TestTxLogMatchesReport(t *testing.T) {
 	var found bool
 	for _, tx := range txs {
 		if tx.end.Equal(end) {
-			found = tx.start.Equal(end.Add(-2510 * time.Microsecond))
+			found = tx.client == 0 && tx.start.Equal(end.Add(-2510*time.Microsecond))
 		}
 	}
 	if !found {

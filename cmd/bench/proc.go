@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -68,13 +69,14 @@ type backendWatch struct {
 	pm             int
 	title          string
 	every          time.Duration
-	seen           map[int]bool // children decided on: the ones before, and each new one once it has a title
+	seen           map[int]bool  // children decided on: the ones before, and each new one once it has a title
+	started        map[int]int64 // the ones watched: when each started, in clock ticks since boot
 	done, finished chan struct{}
 	samples        []cpuSample
 }
 
 func watchBackends(pm int, title string, every time.Duration) *backendWatch {
-	w := &backendWatch{pm: pm, title: title, every: every, seen: map[int]bool{},
+	w := &backendWatch{pm: pm, title: title, every: every, seen: map[int]bool{}, started: map[int]int64{},
 		done: make(chan struct{}), finished: make(chan struct{})}
 	for _, pid := range children(pm) {
 		w.seen[pid] = true
@@ -88,7 +90,6 @@ func (w *backendWatch) start() {
 	}
 	go func() {
 		defer close(w.finished)
-		watched := map[int]bool{}
 		t := time.NewTicker(w.every)
 		defer t.Stop()
 		for {
@@ -103,11 +104,13 @@ func (w *backendWatch) start() {
 					continue
 				}
 				w.seen[pid] = true
-				watched[pid] = strings.HasPrefix(string(cmd), w.title)
+				if start, err := startTicks(pid); err == nil && strings.HasPrefix(string(cmd), w.title) {
+					w.started[pid] = start
+				}
 			}
-			s := cpuSample{at: time.Now(), cpu: make(map[int]time.Duration, len(watched))}
-			for pid, ok := range watched {
-				if v, err := taskCPU(pid); ok && err == nil {
+			s := cpuSample{at: time.Now(), cpu: make(map[int]time.Duration, len(w.started))}
+			for pid := range w.started {
+				if v, err := taskCPU(pid); err == nil {
 					s.cpu[pid] = v
 				}
 			}
@@ -121,14 +124,39 @@ func (w *backendWatch) start() {
 	}()
 }
 
-// stop ends the sampling and gives the samples.
-func (w *backendWatch) stop() []cpuSample {
+// stop ends the sampling and gives the samples, and the backends watched
+// in the order they started (by pid where they started in the same tick).
+func (w *backendWatch) stop() ([]cpuSample, []int) {
 	if w == nil {
-		return nil
+		return nil, nil
 	}
 	close(w.done)
 	<-w.finished
-	return w.samples
+	pids := make([]int, 0, len(w.started))
+	for pid := range w.started {
+		pids = append(pids, pid)
+	}
+	sort.Slice(pids, func(i, j int) bool {
+		if w.started[pids[i]] != w.started[pids[j]] {
+			return w.started[pids[i]] < w.started[pids[j]]
+		}
+		return pids[i] < pids[j]
+	})
+	return w.samples, pids
+}
+
+// startTicks is when a process started, in clock ticks since boot.
+func startTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// fields after the command name in parentheses: state is field 3; starttime 22
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	if len(f) < 20 {
+		return 0, fmt.Errorf("cannot read the start of %d", pid)
+	}
+	return strconv.ParseInt(f[19], 10, 64)
 }
 
 // children are the pids of pid's children: from
