@@ -557,7 +557,7 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 	if e.seedTime > 0 {
 		seeded = "seeded in " + e.seedTime.Round(time.Second).String()
 	}
-	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, each cut into %d slices taken in turn, service and pgbench; %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); a pgbench slice is read from the start of its first transaction to its last, its backends' CPU from /proc/<pid>/schedstat every 5 ms, so that neither side pays for new connections; the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
+	fmt.Fprintf(&b, "%s; %s; %d events (%s); %d connections; %d s steps, each cut into %d slices taken in turn, service and pgbench; %d pairs of service and pgbench steps a scenario, taken in rounds (a pair of every scenario, then the next); pgbench's side is read a client at a time, from the end of its first transaction to the end of its last, its backend's CPU from /proc/<pid>/schedstat every 5 ms, so that neither side pays for new connections (a slow scenario's pgbench slice runs long enough for three transactions a client); the service's clock started at %s (18:00 in Seoul the day before the seed's last); taken %s; load average %s before, %s after.\n\n",
 		machine(), pgVersion(e), e.o.events, seeded, e.o.conns, int(e.o.step.Seconds()), e.o.slices, e.o.pairs,
 		e.now.Format("2006-01-02 15:04 MST"), time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadBefore, loadavg())
 	switch e.o.serviceCPU() {
