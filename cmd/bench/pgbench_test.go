@@ -132,3 +132,19 @@ func TestTxLogMatchesReport(t *testing.T) {
 		t.Error("a line without a latency was read")
 	}
 }
+
+// TestScriptSendsTheDeadlineWithItsStatement: a captured statement goes
+// into the script as the service sent it, its deadline's SET LOCAL and the
+// statement in one message ("\;"), ended by ";" or by \gset.
+func TestScriptSendsTheDeadlineWithItsStatement(t *testing.T) {
+	sel := "SET LOCAL statement_timeout = 9979; SELECT 1 FROM events WHERE title = 'a;b'"
+	if got, want := scriptLine(sel, ";"), "SET LOCAL statement_timeout = 9979 \\; SELECT 1 FROM events WHERE title = 'a;b';\n"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got, want := scriptLine("COMMIT", ";"), "COMMIT;\n"; got != want {
+		t.Errorf("a statement without a deadline: %q", got)
+	}
+	if got, want := scriptLine("SET LOCAL statement_timeout = 10; SELECT id FROM events", "\n\\gset u_"), "SET LOCAL statement_timeout = 10 \\; SELECT id FROM events\n\\gset u_\n"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -278,12 +278,28 @@ func scriptOf(stmts []string, res *http.Response) (string, error) {
 			st = replaceNumber(st, id, ":id")
 		}
 		if strings.HasPrefix(withoutDeadline(st), `INSERT INTO "events"`) {
-			b.WriteString(st + "\n\\gset\n")
+			b.WriteString(scriptLine(st, "\n\\gset"))
 			continue
 		}
-		b.WriteString(st + ";\n")
+		b.WriteString(scriptLine(st, ";"))
 	}
 	return b.String(), nil
+}
+
+// scriptLine is a statement as pgbench is to send it, ended by end (";",
+// or \gset to keep its row): as the service sends it, the deadline's SET
+// LOCAL and the statement in one message (app/deadline.go). pgbench ends a
+// command at each ";" and joins two into one message with "\;": with
+// ";", it sent the SET LOCAL alone, a round trip more than the service,
+// and outside a transaction block one that PostgreSQL answered with a
+// warning and ignored.
+func scriptLine(st, end string) string {
+	if rest, ok := strings.CutPrefix(st, "SET LOCAL statement_timeout"); ok {
+		if set, stmt, ok := strings.Cut(rest, ";"); ok {
+			st = "SET LOCAL statement_timeout" + set + ` \;` + stmt
+		}
+	}
+	return st + end + "\n"
 }
 
 // withoutDeadline is a statement without the SET LOCAL statement_timeout
@@ -326,15 +342,15 @@ func captureLifecycle(ctx context.Context, e *env, s *scenario) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\\set id %d + 10 * (:client_id + %d * random(0, %d))\n", ids[0], clients, per-1)
 	for _, st := range complete {
-		b.WriteString(replaceNumber(st, id, ":id") + ";\n")
+		b.WriteString(scriptLine(replaceNumber(st, id, ":id"), ";"))
 	}
 	for _, st := range reactivate {
 		st = replaceNumber(replaceNumber(st, id, ":id"), strconv.FormatInt(step, 10), ":u_id")
 		if strings.Contains(st, "change_kind IN ('complete', 'cancel', 'defer')") {
-			b.WriteString(st + "\n\\gset u_\n")
+			b.WriteString(scriptLine(st, "\n\\gset u_"))
 			continue
 		}
-		b.WriteString(st + ";\n")
+		b.WriteString(scriptLine(st, ";"))
 	}
 	s.sql, s.script, s.perTx = append(complete, reactivate...), b.String(), 2
 	return nil
