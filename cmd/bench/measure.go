@@ -272,26 +272,19 @@ type totals struct {
 	svcTicks, dbTicks  int64         // the service's CPU, PostgreSQL's
 	rssKiB             int64         // the service's peak VmRSS
 	// the pgbench slices: flat out, and kept to the service's rate (-paced)
-	flat, paced pgTotals
+	flat, paced pgbenchRun
 }
 
-// pgTotals is what the windows of pgbench slices measured, summed
-// (pgbenchRun).
-type pgTotals struct {
-	tx   int           // transactions
-	time time.Duration // the windows
-	cpu  time.Duration // PostgreSQL's CPU in them
-}
-
-// add sums a run into g.
-func (g *pgTotals) add(r pgbenchRun) {
+// add sums a run into g: a pair's pgbench slices are one run of their
+// windows.
+func (g *pgbenchRun) add(r pgbenchRun) {
 	g.tx += r.tx
 	g.time += r.time
 	g.cpu += r.cpu
 }
 
 // cpuPer is PostgreSQL's CPU per request, ms; 0 when nothing ran.
-func (g pgTotals) cpuPer(perTx int) float64 {
+func (g pgbenchRun) cpuPer(perTx int) float64 {
 	if g.tx == 0 {
 		return 0
 	}
@@ -383,7 +376,7 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 // of a step and adds its windows' transactions, time and PostgreSQL's CPU
 // to t (pgbenchRun): flat out, or paced, kept to svcRate, the service's
 // requests a second in the slice before.
-func pgbenchSlice(ctx context.Context, e *env, s *scenario, svcRate float64, paced bool, t *pgTotals) error {
+func pgbenchSlice(ctx context.Context, e *env, s *scenario, svcRate float64, paced bool, t *pgbenchRun) error {
 	var rate float64
 	if paced {
 		rate = svcRate / float64(s.perTx)

@@ -77,9 +77,9 @@ func TestPairSumsItsSlices(t *testing.T) {
 		requests: 1500, answered: 1490, svcTime: 2 * time.Second,
 		svcTicks: tick(600), dbTicks: tick(900), rssKiB: 40 << 10,
 		// two pgbench windows: 3,000 transactions in 2 s, 1,200 ms of PostgreSQL's CPU
-		flat: pgTotals{tx: 3000, time: 2 * time.Second, cpu: 1200 * time.Millisecond},
+		flat: pgbenchRun{tx: 3000, time: 2 * time.Second, cpu: 1200 * time.Millisecond},
 		// two more at the service's rate: 1,490 transactions in 2 s, 800 ms
-		paced: pgTotals{tx: 1490, time: 2 * time.Second, cpu: 800 * time.Millisecond},
+		paced: pgbenchRun{tx: 1490, time: 2 * time.Second, cpu: 800 * time.Millisecond},
 	}
 	p := tot.pair(1)
 	if !near(p.svc, 745) || !near(p.pg, 1500) || p.errors != 10 || p.rssKiB != 40<<10 {

@@ -41,7 +41,7 @@ const backendTitle = "postgres: events events "
 
 // pgbench runs the script key.pgbench with as many clients as the service
 // has HTTP connections, on the load generator's CPU, for d, flat out or,
-// when rate > 0, at rate transactions a second, and reads its window.
+// when rate > 0, at rate transactions a second, and reads its clients' windows.
 func pgbench(ctx context.Context, e *env, key string, d time.Duration, rate float64) (pgbenchRun, error) {
 	logs, err := os.MkdirTemp(e.o.dir, "pgbench-log-")
 	if err != nil {

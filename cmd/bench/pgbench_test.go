@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +148,28 @@ func TestScriptSendsTheDeadlineWithItsStatement(t *testing.T) {
 	}
 	if got, want := scriptLine("SET LOCAL statement_timeout = 10; SELECT id FROM events", "\n\\gset u_"), "SET LOCAL statement_timeout = 10 \\; SELECT id FROM events\n\\gset u_\n"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestChildrenFindsAChild: a process started by this one is among its
+// children, read from the kernel's list and by every process's parent,
+// and its start and CPU can be read.
+func TestChildrenFindsAChild(t *testing.T) {
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	pid := cmd.Process.Pid
+	for name, list := range map[string][]int{"children": children(os.Getpid()), "by stat": childrenByStat(os.Getpid())} {
+		if !slices.Contains(list, pid) {
+			t.Errorf("%s: %v holds no %d", name, list, pid)
+		}
+	}
+	if start, err := startTicks(pid); err != nil || start <= 0 {
+		t.Errorf("start of %d: %d, %v", pid, start, err)
+	}
+	if _, err := taskCPU(pid); err != nil {
+		t.Errorf("CPU of %d: %v", pid, err)
 	}
 }

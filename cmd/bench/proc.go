@@ -147,14 +147,9 @@ func (w *backendWatch) stop() ([]cpuSample, []int) {
 
 // startTicks is when a process started, in clock ticks since boot.
 func startTicks(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := harness.StatFields(pid)
 	if err != nil {
 		return 0, err
-	}
-	// fields after the command name in parentheses: state is field 3; starttime 22
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	if len(f) < 20 {
-		return 0, fmt.Errorf("cannot read the start of %d", pid)
 	}
 	return strconv.ParseInt(f[19], 10, 64)
 }
@@ -172,15 +167,17 @@ func children(pid int) []int {
 		}
 		return pids
 	}
-	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	return childrenByStat(pid)
+}
+
+// childrenByStat are the pids of pid's children, by the parent of every
+// process.
+func childrenByStat(pid int) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
-			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		c, _ := strconv.Atoi(filepath.Base(p))
+		if f, err := harness.StatFields(c); err == nil && f[1] == strconv.Itoa(pid) {
 			pids = append(pids, c)
 		}
 	}

@@ -22,14 +22,30 @@ func FreePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
+// StatFields are the fields of /proc/<pid>/stat after the command name in
+// parentheses: the state (field 3 in proc(5)) is [0], the parent's pid [1],
+// utime [11], stime [12], cutime [13], cstime [14] and starttime [19].
+func StatFields(pid int) ([]string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	var f []string
+	if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 <= len(b) {
+		f = strings.Fields(string(b[i+2:]))
+	}
+	if len(f) < 20 {
+		return nil, fmt.Errorf("cannot read /proc/%d/stat", pid)
+	}
+	return f, nil
+}
+
 // CPUTicks is the user plus system time of a process, in clock ticks.
 func CPUTicks(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := StatFields(pid)
 	if err != nil {
 		return 0, err
 	}
-	// fields after the command name in parentheses: state is field 3; utime 14, stime 15
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
 	u, err1 := strconv.ParseInt(f[11], 10, 64)
 	s, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err1 != nil || err2 != nil {
@@ -105,12 +121,10 @@ func TreeTicks(pid int, skip func(cmdline string) bool) (int64, error) {
 // statTicks reads utime, stime, cutime and cstime of a process, and its
 // parent's pid.
 func statTicks(pid int) (ticks int64, ppid int, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := StatFields(pid)
 	if err != nil {
 		return 0, 0, err
 	}
-	// fields after the command name in parentheses: state is field 3, ppid 4; utime 14 to cstime 17
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
 	ppid, _ = strconv.Atoi(f[1])
 	for _, s := range f[11:15] {
 		n, err := strconv.ParseInt(s, 10, 64)
