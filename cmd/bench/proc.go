@@ -154,17 +154,26 @@ func startTicks(pid int) (int64, error) {
 	return strconv.ParseInt(f[19], 10, 64)
 }
 
-// children are the pids of pid's children: from
-// /proc/<pid>/task/<pid>/children, or where the kernel has no such file,
-// by the parent of every process.
+// children are the pids of pid's children: from the kernel's list of each
+// of its threads (/proc/<pid>/task/<tid>/children: a child is listed under
+// the thread that forked it), or where the kernel keeps no such list, by
+// the parent of every process.
 func children(pid int) []int {
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/children", pid))
 	var pids []int
-	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
+	for _, list := range lists {
+		b, err := os.ReadFile(list)
+		if err != nil {
+			lists = nil // no such list, or the thread ended: ask every process
+			break
+		}
 		for _, f := range strings.Fields(string(b)) {
 			if c, err := strconv.Atoi(f); err == nil {
 				pids = append(pids, c)
 			}
 		}
+	}
+	if len(lists) > 0 {
 		return pids
 	}
 	return childrenByStat(pid)
