@@ -32,7 +32,7 @@ func pinTree(pid, cpu int) error {
 	if err := unix.SchedSetaffinity(pid, &set); err != nil {
 		return err
 	}
-	for _, child := range children(pid) {
+	for _, child := range harness.Children(pid) {
 		_ = unix.SchedSetaffinity(child, &set)
 	}
 	return nil
@@ -78,7 +78,7 @@ type backendWatch struct {
 func watchBackends(pm int, title string, every time.Duration) *backendWatch {
 	w := &backendWatch{pm: pm, title: title, every: every, seen: map[int]bool{}, started: map[int]int64{},
 		done: make(chan struct{}), finished: make(chan struct{})}
-	for _, pid := range children(pm) {
+	for _, pid := range harness.Children(pm) {
 		w.seen[pid] = true
 	}
 	return w
@@ -93,7 +93,7 @@ func (w *backendWatch) start() {
 		t := time.NewTicker(w.every)
 		defer t.Stop()
 		for {
-			for _, pid := range children(w.pm) {
+			for _, pid := range harness.Children(w.pm) {
 				if w.seen[pid] {
 					continue
 				}
@@ -152,45 +152,6 @@ func startTicks(pid int) (int64, error) {
 		return 0, err
 	}
 	return strconv.ParseInt(f[19], 10, 64)
-}
-
-// children are the pids of pid's children: from the kernel's list of each
-// of its threads (/proc/<pid>/task/<tid>/children: a child is listed under
-// the thread that forked it), or where the kernel keeps no such list, by
-// the parent of every process.
-func children(pid int) []int {
-	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/children", pid))
-	var pids []int
-	for _, list := range lists {
-		b, err := os.ReadFile(list)
-		if err != nil {
-			lists = nil // no such list, or the thread ended: ask every process
-			break
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, c)
-			}
-		}
-	}
-	if len(lists) > 0 {
-		return pids
-	}
-	return childrenByStat(pid)
-}
-
-// childrenByStat are the pids of pid's children, by the parent of every
-// process.
-func childrenByStat(pid int) []int {
-	var pids []int
-	procs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, p := range procs {
-		c, _ := strconv.Atoi(filepath.Base(p))
-		if f, err := harness.StatFields(c); err == nil && f[1] == strconv.Itoa(pid) {
-			pids = append(pids, c)
-		}
-	}
-	return pids
 }
 
 // taskCPU is the CPU time a single-threaded process has run: from

@@ -294,10 +294,8 @@ func scriptOf(stmts []string, res *http.Response) (string, error) {
 // and outside a transaction block one that PostgreSQL answered with a
 // warning and ignored.
 func scriptLine(st, end string) string {
-	if rest, ok := strings.CutPrefix(st, "SET LOCAL statement_timeout"); ok {
-		if set, stmt, ok := strings.Cut(rest, ";"); ok {
-			st = "SET LOCAL statement_timeout" + set + ` \;` + stmt
-		}
+	if set, stmt := splitDeadline(st); set != "" {
+		st = set + ` \;` + stmt
 	}
 	return st + end + "\n"
 }
@@ -305,11 +303,20 @@ func scriptLine(st, end string) string {
 // withoutDeadline is a statement without the SET LOCAL statement_timeout
 // that the service sends before it (app/deadline.go).
 func withoutDeadline(st string) string {
-	st = strings.TrimSpace(st)
+	_, stmt := splitDeadline(strings.TrimSpace(st))
+	return strings.TrimSpace(stmt)
+}
+
+// splitDeadline splits a statement as the service sends it into the SET
+// LOCAL statement_timeout before it (without its ";"; "" when there is
+// none) and the statement after it.
+func splitDeadline(st string) (set, stmt string) {
 	if rest, ok := strings.CutPrefix(st, "SET LOCAL statement_timeout"); ok {
-		_, st, _ = strings.Cut(rest, ";")
+		if value, after, ok := strings.Cut(rest, ";"); ok {
+			return "SET LOCAL statement_timeout" + value, after
+		}
 	}
-	return strings.TrimSpace(st)
+	return "", st
 }
 
 func replaceNumber(s, n, with string) string {

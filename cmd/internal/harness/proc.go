@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -90,12 +91,7 @@ func TreeTicks(pid int, skip func(cmdline string) bool) (int64, error) {
 			return 0, err
 		}
 		total := own
-		procs, _ := os.ReadDir("/proc")
-		for _, p := range procs {
-			child, err := strconv.Atoi(p.Name())
-			if err != nil || child == pid {
-				continue
-			}
+		for _, child := range Children(pid) {
 			t, ppid, err := statTicks(child)
 			if err != nil || ppid != pid {
 				continue
@@ -116,6 +112,45 @@ func TreeTicks(pid int, skip func(cmdline string) bool) (int64, error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// Children are the pids of pid's children: from the kernel's list of each
+// of its threads (/proc/<pid>/task/<tid>/children: a child is listed under
+// the thread that forked it), or where the kernel keeps no such list, by
+// the parent of every process.
+func Children(pid int) []int {
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/children", pid))
+	var pids []int
+	for _, list := range lists {
+		b, err := os.ReadFile(list)
+		if err != nil {
+			lists = nil // no such list, or the thread ended: ask every process
+			break
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, c)
+			}
+		}
+	}
+	if len(lists) > 0 {
+		return pids
+	}
+	return childrenByStat(pid)
+}
+
+// childrenByStat are the pids of pid's children, by the parent of every
+// process.
+func childrenByStat(pid int) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		c, _ := strconv.Atoi(filepath.Base(p))
+		if f, err := StatFields(c); err == nil && f[1] == strconv.Itoa(pid) {
+			pids = append(pids, c)
+		}
+	}
+	return pids
 }
 
 // statTicks reads utime, stime, cutime and cstime of a process, and its
