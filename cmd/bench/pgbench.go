@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"events/app"
+	"events/app/pgcluster"
 )
 
 // pgbenchRun is what one pgbench invocation measured in its windows, one a
@@ -235,14 +236,17 @@ func pgbenchArgs(e *env, script string, d time.Duration, rate float64, logPrefix
 	return append(args, "-l", "--log-prefix="+logPrefix, "-f", script, "-h", e.sockDir, "-p", "5432", "-U", "events", "events")
 }
 
+// pgbenchPath is pgbench on PATH, or else the one beside the newest server
+// programs, where pgcluster finds them (Debian's /usr/lib/postgresql/<major>/bin).
 func pgbenchPath() string {
 	if p, err := exec.LookPath("pgbench"); err == nil {
 		return p
 	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench")
-	if len(matches) > 0 {
-		sort.Strings(matches)
-		return matches[len(matches)-1]
+	if dir, err := pgcluster.FindBinaries(); err == nil {
+		p := filepath.Join(dir, "pgbench")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
 	}
 	return "pgbench"
 }
