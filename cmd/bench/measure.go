@@ -377,11 +377,12 @@ func serviceSlice(ctx context.Context, e *env, s *scenario, first bool, t *total
 // to t (pgbenchRun): flat out, or paced, kept to svcRate, the service's
 // requests a second in the slice before.
 func pgbenchSlice(ctx context.Context, e *env, s *scenario, svcRate float64, paced bool, t *pgbenchRun) error {
+	tps := svcRate / float64(s.perTx) // the service's rate, in pgbench's transactions
 	var rate float64
 	if paced {
-		rate = svcRate / float64(s.perTx)
+		rate = tps
 	}
-	d := pgbenchLength(s.sliceOf(e), svcRate/float64(s.perTx), e.o.conns)
+	d := pgbenchLength(s.sliceOf(e), tps, e.o.conns)
 	r, err := pgbench(ctx, e, s.key, d, rate)
 	if err != nil {
 		return err
