@@ -344,6 +344,11 @@ func TestListingsUseThePartialIndexes(t *testing.T) {
 			_, err := s.List(ctx, listQuery(t, models.ListEvents, "status=planned,tentative,in_progress,waiting,deferred,done&from=2026-11-22T03:00:00Z&to=2026-12-06T03:00:00Z"))
 			return err
 		}, []string{"events_span_idx"}},
+		// an export of a month finds its ids by the spans of every status
+		{"export", func() error {
+			_, err := s.StartExport(ctx, listQuery(t, models.ListExport, "from=2026-10-22T03:00:00Z&to=2026-11-22T03:00:00Z"), false)
+			return err
+		}, []string{"events_span_idx", "events_cancelled_span_idx"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := c.run(); err != nil {

@@ -50,7 +50,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		return err
 	}
 	// An error before the first byte is an ordinary error answer.
-	first, hist, err := h.svc.ExportBatch(c.UserContext(), q, 0, app.ExportBatchSize, name == "ndjson")
+	x, err := h.svc.StartExport(c.UserContext(), q, name == "ndjson")
+	if err != nil {
+		return err
+	}
+	first, hist, err := h.svc.ExportBatch(c.UserContext(), x, app.ExportBatchSize)
 	if err != nil {
 		return err
 	}
@@ -65,10 +69,10 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		// The stream reads its further batches after the handler returned:
 		// it keeps the request's slot until it ends (admission.go).
 		release: keepSlot(c),
-		next: func(after int64) ([]models.Event, [][]models.History, error) {
+		next: func() ([]models.Event, [][]models.History, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			return svc.ExportBatch(app.WithStatementDeadline(ctx), q, after, app.ExportBatchSize, name == "ndjson")
+			return svc.ExportBatch(app.WithStatementDeadline(ctx), x, app.ExportBatchSize)
 		},
 	}, -1)
 	return nil
@@ -84,7 +88,7 @@ type exportStream struct {
 	csv       bool
 	events    []models.Event // the batch to encode next
 	histories [][]models.History
-	next      func(after int64) ([]models.Event, [][]models.History, error)
+	next      func() ([]models.Event, [][]models.History, error) // the batch after the last
 
 	conn         net.Conn
 	writeTimeout time.Duration
@@ -113,7 +117,7 @@ func (s *exportStream) fill() bool {
 		}
 		after := s.events[len(s.events)-1].ID
 		var err error
-		if s.events, s.histories, err = s.next(after); err != nil {
+		if s.events, s.histories, err = s.next(); err != nil {
 			s.log.Error("export: reading a batch", "after", after, "err", err)
 			s.done = true
 			return false

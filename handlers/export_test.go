@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"events/app"
 )
 
 // TestSearchAPI: q on GET /api/events finds every word, in any script,
@@ -243,6 +245,46 @@ SELECT id, 'create', 'api', status, '{}' FROM e`); err != nil {
 		if n != wantN {
 			t.Errorf("%s: %d events, want %d", format, n, wantN)
 		}
+	}
+}
+
+// TestExportWindowAcrossBatches: an export of a window holds every event in
+// it, cancelled ones included (events_span_idx leaves those out), in id
+// order across batches, and none outside it; the first and the last are
+// cancelled, so the range of ids must come from both span indexes.
+func TestExportWindowAcrossBatches(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	if _, err := s.db.ExecContext(ctx, `
+INSERT INTO events (kind, status, title, due_at, cancelled_at)
+SELECT 'task', CASE WHEN i % 10 = 0 THEN 'cancelled' ELSE 'planned' END::event_status, 'task ' || i,
+       t, CASE WHEN i % 10 = 0 THEN t END
+FROM generate_series(1, 3000) i, LATERAL (SELECT timestamptz '2026-01-01T00:00:00Z' + i * interval '1 hour' AS t) x`); err != nil {
+		t.Fatal(err)
+	}
+	const from, to = "2026-01-11T00:00:00Z", "2026-04-01T00:30:00Z"
+	var want []string
+	if err := s.db.NewRaw(`SELECT e.id::text FROM events e WHERE e.due_at >= ? AND e.due_at < ? ORDER BY e.id`, from, to).Scan(ctx, &want); err != nil {
+		t.Fatal(err)
+	}
+	var cancelled int
+	if err := s.db.NewRaw(`SELECT count(*) FROM events WHERE due_at >= ? AND due_at < ? AND status = 'cancelled'`, from, to).Scan(ctx, &cancelled); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) <= app.ExportBatchSize || cancelled == 0 {
+		t.Fatalf("%d events in the window, %d cancelled: the test needs more than a batch and some cancelled", len(want), cancelled)
+	}
+	a := s.get("/api/events/export?"+url.Values{"from": {from}, "to": {to}}.Encode()).want(t, http.StatusOK)
+	records, err := csv.NewReader(bytes.NewReader(a.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range records[1:] {
+		got = append(got, r[0])
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%d ids (%v ... ), want the %d in the window (%v ...)", len(got), got[:min(5, len(got))], len(want), want[:5])
 	}
 }
 

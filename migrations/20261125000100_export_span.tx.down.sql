@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS events_cancelled_span_idx;
