@@ -74,10 +74,6 @@ func compressible(ctype []byte) bool {
 	return false
 }
 
-// compressBuffers hold the compressed bodies while they are copied into
-// the answer.
-var compressBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
-
 // compress encodes the rendered answer. Errors are rendered first (by the
 // one error handler, as logRequests would), so error pages and problem
 // details are compressed like any answer.
@@ -105,13 +101,19 @@ func (h *Handlers) compress(c *fiber.Ctx) error {
 	if !acceptsCoding(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
 		return nil
 	}
-	bp := compressBuffers.Get().(*[]byte)
-	defer compressBuffers.Put(bp)
-	*bp = appendGzip((*bp)[:0], body)
-	if len(*bp) >= len(body) {
+	// The compressed body takes the place of the rendered one in the
+	// answer, and the rendered one goes back into the pool of bodies
+	// (swapBody): copying the compressed body into the rendered one's
+	// buffer handed that buffer to fasthttp, whose pool lets go of buffers
+	// as large as a page's (255 KB), so every page grew a new one.
+	bp := pageBuffers.Get().(*[]byte)
+	gz := appendGzip((*bp)[:0], body)
+	if len(gz) >= len(body) {
+		*bp = gz[:0]
+		pageBuffers.Put(bp)
 		return nil
 	}
-	resp.SetBody(*bp) // a copy: the buffer goes back to the pool
+	swapBody(resp, &pageBuffers, bp, gz)
 	resp.Header.Set(fiber.HeaderContentEncoding, "gzip")
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"events/app"
 	"events/models"
@@ -62,15 +63,19 @@ func sendPage(c *fiber.Ctx, page app.Page[models.Event]) error {
 }
 
 // sendPooled answers b, of type ctype, and puts a buffer back into pool as
-// *bp for the next answer: b becomes the response's own buffer, and the
-// buffer the response had goes into the pool in its place (SwapBody), so
-// the answer is never copied (a Today page is 255 KB; SetBody copied it,
-// about 1% of the service's CPU on the page). fasthttp returns b to its
-// own pool once the answer is written. A buffer grown past 4 MiB is let
-// go.
+// *bp for the next answer (swapBody).
 func sendPooled(c *fiber.Ctx, ctype string, pool *sync.Pool, bp *[]byte, b []byte) {
 	c.Set(fiber.HeaderContentType, ctype)
-	if old := c.Response().SwapBody(b); cap(old) <= 4<<20 {
+	swapBody(c.Response(), pool, bp, b)
+}
+
+// swapBody makes b the response's body and puts the buffer the response
+// had into pool as *bp for the next answer (SwapBody), so the answer is
+// never copied (a Today page is 255 KB; SetBody copied it, about 1% of the
+// service's CPU on the page). fasthttp returns b to its own pool once the
+// answer is written. A buffer grown past 4 MiB is let go.
+func swapBody(resp *fasthttp.Response, pool *sync.Pool, bp *[]byte, b []byte) {
+	if old := resp.SwapBody(b); cap(old) <= 4<<20 {
 		*bp = old[:0]
 		pool.Put(bp)
 	}
