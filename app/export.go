@@ -35,6 +35,10 @@ func (s *Service) StartExport(ctx context.Context, q models.ListQuery, withHisto
 	if q.From == nil && q.To == nil {
 		err = s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM events").Scan(&x.last)
 	} else {
+		// Two branches, each implying one span index's predicate. Said
+		// as one scan with an OR, min(id) and max(id) became walks of the
+		// primary key from either end (PostgreSQL's plan for min and max),
+		// which is what the range is here to avoid.
 		w := s.filters(q)
 		sql := "SELECT coalesce(min(id) - 1, 0), coalesce(max(id), 0) FROM (\n" +
 			"SELECT e.id FROM events e\nWHERE " + w.sql() + "\n  AND e.status <> 'cancelled'\n" +

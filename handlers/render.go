@@ -36,8 +36,10 @@ func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more stri
 	return sendPage(c, page)
 }
 
-// pageBuffers hold the JSON of a page while it is written; a page of 1000
-// events is about 600 KB, so a buffer is reused rather than grown anew.
+// pageBuffers hold the bodies the handlers draw (a page of JSON, a page of
+// HTML) and the gzipped bodies compress makes of them, each until it
+// becomes the response's own (swapBody); a page of 1000 events is about
+// 600 KB, so a buffer is reused rather than grown anew.
 var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
 // sendPage answers a page of events as JSON ({"items": [...],
