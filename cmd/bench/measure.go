@@ -494,16 +494,21 @@ func profile(e *env, key string, d time.Duration) error {
 	return fetch("/debug/pprof/allocs", key+".allocs.pprof")
 }
 
-// explain prints EXPLAIN (ANALYZE, BUFFERS) of the listings' statements.
+// explain prints EXPLAIN (ANALYZE, BUFFERS) of the listings' statements,
+// and of an export's range of ids and first batch.
 func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 	var b strings.Builder
 	for _, s := range list {
 		if !s.explain {
 			continue
 		}
+		n := 0
 		for _, st := range s.sql {
 			if st = withoutDeadline(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
 				continue
+			}
+			if n++; s.explainFirst > 0 && n > s.explainFirst {
+				break
 			}
 			var lines []string
 			if err := e.db.NewRaw("EXPLAIN (ANALYZE, BUFFERS) "+st).Scan(ctx, &lines); err != nil {
