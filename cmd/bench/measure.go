@@ -499,17 +499,7 @@ func profile(e *env, key string, d time.Duration) error {
 func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 	var b strings.Builder
 	for _, s := range list {
-		if !s.explain {
-			continue
-		}
-		n := 0
-		for _, st := range s.sql {
-			if st = withoutDeadline(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
-				continue
-			}
-			if n++; s.explainFirst > 0 && n > s.explainFirst {
-				break
-			}
+		for _, st := range s.explained() {
 			var lines []string
 			if err := e.db.NewRaw("EXPLAIN (ANALYZE, BUFFERS) "+st).Scan(ctx, &lines); err != nil {
 				return "", fmt.Errorf("explain %s: %w", s.key, err)
@@ -518,6 +508,26 @@ func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// explained is the statements of s whose plans explain prints: its
+// queries, without their deadlines, the first explainFirst of them when
+// that is above 0; none unless s.explain.
+func (s *scenario) explained() []string {
+	var out []string
+	if !s.explain {
+		return nil
+	}
+	for _, st := range s.sql {
+		if st = withoutDeadline(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
+			continue
+		}
+		if s.explainFirst > 0 && len(out) == s.explainFirst {
+			break
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 func median[T any](xs []T, f func(T) float64) float64 {

@@ -187,3 +187,31 @@ func TestAttackReadsAnswersCompressed(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainKeepsToAnExportsRangeAndFirstBatch(t *testing.T) {
+	export := pick(scenarios(), "export")[0]
+	export.sql = []string{
+		"SET LOCAL statement_timeout = 9979; SELECT coalesce(min(id) - 1, 0) FROM events",
+		"SET LOCAL statement_timeout = 9842; SELECT e.id FROM events e WHERE e.id > 0 ORDER BY e.id LIMIT 1000",
+		"SET LOCAL statement_timeout = 9701; SELECT e.id FROM events e WHERE e.id > 1000 ORDER BY e.id LIMIT 1000",
+	}
+	want := []string{
+		"SELECT coalesce(min(id) - 1, 0) FROM events",
+		"SELECT e.id FROM events e WHERE e.id > 0 ORDER BY e.id LIMIT 1000",
+	}
+	if got := export.explained(); !slices.Equal(got, want) {
+		t.Errorf("export explains %q, want its range and first batch %q", got, want)
+	}
+
+	inbox := pick(scenarios(), "inbox")[0]
+	inbox.sql = []string{"BEGIN", "SET LOCAL statement_timeout = 9979; WITH x AS (SELECT 1) SELECT * FROM x", "SELECT 2", "COMMIT"}
+	if got := inbox.explained(); !slices.Equal(got, []string{"WITH x AS (SELECT 1) SELECT * FROM x", "SELECT 2"}) {
+		t.Errorf("a listing explains %q, want every query and nothing else", got)
+	}
+
+	record := pick(scenarios(), "record")[0]
+	record.sql = []string{"SELECT 1"}
+	if got := record.explained(); got != nil {
+		t.Errorf("a scenario without explain explains %q", got)
+	}
+}
