@@ -514,10 +514,10 @@ func explain(ctx context.Context, e *env, list []*scenario) (string, error) {
 // queries, without their deadlines, the first explainFirst of them when
 // that is above 0; none unless s.explain.
 func (s *scenario) explained() []string {
-	var out []string
 	if !s.explain {
 		return nil
 	}
+	var out []string
 	for _, st := range s.sql {
 		if st = withoutDeadline(st); !strings.HasPrefix(st, "SELECT") && !strings.HasPrefix(st, "WITH") {
 			continue
