@@ -62,8 +62,9 @@ fuzz:
 	done
 
 ## bench: the performance harness (cmd/bench: seeds 1,000,000 events, drives the real binary with
-## vegeta and the same SQL with pgbench, writes bin/bench.md), then the allocations per listed row.
-## Flags through BENCH_FLAGS, e.g. make bench BENCH_FLAGS="-events 100000 -step 5s -runs 3"
+## vegeta and the same SQL with pgbench, nine pairs a scenario, writes bin/bench.md; about half an hour),
+## then the allocations per listed row.
+## Flags through BENCH_FLAGS, e.g. make bench BENCH_FLAGS="-events 100000 -pairs 5 -scenarios inbox,page"
 BENCH_FLAGS ?=
 bench: postgres-binaries
 	$(GO) run ./cmd/bench $(BENCH_FLAGS)
