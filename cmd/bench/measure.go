@@ -97,7 +97,7 @@ func measure(ctx context.Context, e *env) error {
 	// second of every scenario, and so on. A phase in which the machine runs
 	// slower lasts seconds to a minute; with a scenario's pairs a round
 	// (minutes) apart, it falls on one of them, and the median passes over
-	// it, where five pairs in a row could all fall in it.
+	// it, where a scenario's pairs taken in a row could all fall in it.
 	for i := range e.o.pairs {
 		for _, s := range list {
 			if ctx.Err() != nil {
