@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // TestOpenDBKeepsSessionParameters: the URL's own session parameters stay,

@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // TestStatementDeadline: under a marked context a statement runs with

@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // TestTrigramsReadHangul shows what the search migration's trigram index

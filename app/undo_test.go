@@ -13,7 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 	"events/migrations"
 	"events/models"
 )

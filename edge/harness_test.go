@@ -22,9 +22,9 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/edge"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }

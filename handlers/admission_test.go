@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 // overloadServer is the app over a fresh database with maxInFlight slots and

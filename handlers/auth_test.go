@@ -14,8 +14,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 const (

@@ -12,8 +12,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 // BenchmarkListJSON answers GET /api/events/activity with pages of 10, 100

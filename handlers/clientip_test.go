@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 // TestClientAddressInTheRequestLog: the request log names the client. Only a

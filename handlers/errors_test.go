@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 	"events/models"
 )
 

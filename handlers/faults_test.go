@@ -16,8 +16,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 // logLines parses the JSON log lines written so far.

@@ -20,8 +20,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }

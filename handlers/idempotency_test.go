@@ -13,7 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 const keyed = "Idempotency-Key"

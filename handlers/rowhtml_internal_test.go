@@ -17,7 +17,7 @@ import (
 	"github.com/gofiber/template/html/v2"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 	"events/models"
 )
 

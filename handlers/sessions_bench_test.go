@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/handlers"
+	"events/internal/dbtest"
 )
 
 // BenchmarkSessionCheck measures what the server-side session check costs

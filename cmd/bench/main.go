@@ -28,8 +28,8 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"events/app"
-	"events/app/pgcluster"
 	"events/cmd/internal/harness"
+	"events/internal/pgcluster"
 	"events/models"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/pgcluster"
+	"events/internal/pgcluster"
 )
 
 // pgbenchRun is what one pgbench invocation measured in its windows, one a

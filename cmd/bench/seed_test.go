@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 	"events/models"
 )
 

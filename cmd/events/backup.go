@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/pgcluster"
+	"events/internal/pgcluster"
 )
 
 // target is the database a backup reads or a restore fills: its DSN for

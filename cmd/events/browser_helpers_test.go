@@ -33,9 +33,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"events/app/dbtest"
 	"events/cmd/internal/harness"
 	"events/docs/apicheck"
+	"events/internal/dbtest"
 )
 
 // zone is the page's time zone (EVENTS_TIMEZONE) in these tests. The

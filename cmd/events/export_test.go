@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // TestExportMemoryStaysFlat runs the real binary and exports 10,000 and

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/pgcluster"
+	"events/internal/pgcluster"
 )
 
 // failFast bounds the time of one answer while the database is gone. A

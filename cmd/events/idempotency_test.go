@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // keyedCreate posts body with an Idempotency-Key, the client giving up

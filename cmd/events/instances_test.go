@@ -18,8 +18,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"events/app"
-	"events/app/dbtest"
 	"events/cmd/internal/harness"
+	"events/internal/dbtest"
 	"events/migrations"
 )
 

@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/pgcluster"
 	"events/edge"
 	"events/handlers"
+	"events/internal/pgcluster"
 
 	"golang.org/x/term"
 )

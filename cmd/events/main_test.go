@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/dbtest"
-	"events/app/pgcluster"
+	"events/internal/dbtest"
+	"events/internal/pgcluster"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"events/app"
-	"events/app/dbtest"
+	"events/internal/dbtest"
 )
 
 // TestSearchOnACDatabase: the binary on a database made with LC_CTYPE C

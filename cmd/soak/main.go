@@ -28,8 +28,8 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"events/app/pgcluster"
 	"events/cmd/internal/harness"
+	"events/internal/pgcluster"
 )
 
 type options struct {

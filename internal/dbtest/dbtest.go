@@ -31,7 +31,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"events/app"
-	"events/app/pgcluster"
+	"events/internal/pgcluster"
 )
 
 // EnvURL names the environment variable with the DSN of a server to use instead of a private

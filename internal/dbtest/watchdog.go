@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"events/app"
-	"events/app/pgcluster"
+	"events/internal/pgcluster"
 )
 
 // The watchdog is this test binary again, started with watchdogEnv set. It reads its stdin, a pipe
