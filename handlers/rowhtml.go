@@ -20,20 +20,22 @@ import (
 // by name), where this takes a few. The rest of every page stays in the
 // templates; they take the drawn rows of a list as one template.HTML
 // (listView.Rows, todaySection.Rows; detail.html's {{.Row.OpsHTML}}).
-// Nothing is cached: every answer draws every row. The HTML is what the
-// templates drew (TestRowHTMLGolden; recorded from them), changed since in
-// what it weighs only: the defer menu, which every page holds once at its
-// foot (partials/defer_menu, drawn when the templates load), leaves an
-// empty <details> in the row; the row has no indentation and no line
-// breaks, one space between its inline items; an empty slot is a bare
-// span.op-slot, and a button has no op-slot-* class (nothing read it); a
-// row that offers no write carries no data-etag (rowView.Writes). A Today
-// page of 311 rows went from 922 to 811 bytes a row (README, Performance),
-// and to 787 without the done logs' validators. Every value is escaped as
-// html/template escaped it in that place (appendEscaped): text and quoted
-// attribute values alike; the two URLs, /events/{id} and the tag's
-// listing, are built from an integer and from url.QueryEscape, which
-// html/template's URL normaliser leaves as they are.
+// Nothing is cached: every answer draws every row.
+//
+// The markup's one reference is the row template, views/partials/
+// event_row.html with partials/ops and partials/undo_note: a change of the
+// row is made there and here together, and TestRowTemplateIsGoWriter draws
+// the same view models both ways (a row of every kind, status and undo
+// step with every combination of its flags, and the corpus of every time
+// situation) and compares them byte for byte. The row has no indentation
+// and no line breaks, one space between its inline items; the defer menu
+// is at every page's foot once (partials/defer_menu), so a row holds an
+// empty <details>; a row that offers no write carries no data-etag
+// (rowView.Writes). Every value is escaped as html/template escapes it in
+// that place (appendEscaped): text and quoted attribute values alike; the
+// two URLs, /events/{id} and the tag's listing, are built from an integer
+// and from url.QueryEscape, which html/template's URL normaliser leaves as
+// they are.
 
 // rowList is rows to draw one after the other, each between before and
 // after: a list's rows, into one piece of HTML (html) or straight into an

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -149,6 +150,51 @@ func (r *rowView) markPast(now time.Time) {
 		}
 		r.Ops = ops
 	}
+}
+
+// The values below are what the row template (views/partials/event_row)
+// reads that the Go writer (rowhtml.go) appends in place.
+
+// When is where the row sits in time (appendWhen), nil for an event with no
+// time.
+func (r rowView) When() *localTime {
+	start := r.SpanStart()
+	if start == nil {
+		return nil
+	}
+	return &localTime{Text: string(appendWhen(nil, &r, *start)), Attr: models.FormatTime(*start)}
+}
+
+// Duration is how long a finished activity log took, "" for anything else.
+func (r rowView) Duration() string {
+	if d, ok := logLength(r.Event); ok {
+		return durationText(d)
+	}
+	return ""
+}
+
+// Until is the end of a deferred row's deferral, nil for any other row.
+func (r rowView) Until() *localTime {
+	if r.Status != models.StatusDeferred || r.DeferUntil == nil {
+		return nil
+	}
+	return relTime(*r.DeferUntil, r.Today, r.Loc)
+}
+
+// opSlot is one slot of a row's lifecycle buttons (partials/ops).
+type opSlot struct {
+	Op      models.Op
+	Offered bool   // the row offers Op: a button, else an empty slot
+	Label   string // the button's text (opLabel)
+}
+
+// Slots are the row's button slots, one per operation in models.Ops order.
+func (r rowView) Slots() []opSlot {
+	out := make([]opSlot, len(models.Ops))
+	for i, op := range models.Ops {
+		out[i] = opSlot{Op: op, Offered: slices.Contains(r.Ops, op), Label: opLabel(op)}
+	}
+	return out
 }
 
 // SpanEnd is when the row's time ends: a calendar entry's end (else its

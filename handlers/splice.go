@@ -27,7 +27,7 @@ import (
 
 // rowSlots are the lists of rows one answer places. A nil *rowSlots draws
 // the rows in place, into the template.HTML the template prints (the
-// templates' check at start, the golden tests).
+// templates' check at start, TestListSplicedAsDrawnInPlace).
 type rowSlots struct{ lists []rowList }
 
 const (

@@ -54,6 +54,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 	form := newForm(models.KindTask, nil, nil, loc)
 	for name, data := range map[string]any{
 		"partials/event_rows":    listView{Rows: "<li></li>\n", More: "/api/events?cursor=x"},
+		"partials/event_row":     sample, // the row's reference; lists draw rows with Go (rowhtml.go)
 		"partials/problem":       problemFor(models.ErrNotFound),
 		"partials/history":       history,
 		"partials/history_items": historyView{Items: history.Items, Loc: loc, More: "/api/events/1/history?cursor=x"},
