@@ -132,7 +132,7 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 		return nil, nil, nil, err
 	}
 	if ok, ctype, err := app.SearchReadsHangul(mctx, db); err == nil && !ok {
-		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; the README (Search and export) says how to move it to C.UTF-8", "lc_ctype", ctype)
+		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; docs/operations.md (Korean search and the database's locale) says how to move it to C.UTF-8", "lc_ctype", ctype)
 	}
 	return app.NewService(db, cfg.Location, clock), fault, func() { db.Close(); stopCluster() }, nil
 }
