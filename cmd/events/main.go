@@ -153,7 +153,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: events edge-config [flags] > nginx.conf\n\n"+
 			"Prints the nginx configuration of the edge in front of the service; see the README,\n"+
-			"\"Deploying behind nginx\". Flags and their defaults:\n\n")
+			"\"Behind nginx, with systemd\". Flags and their defaults:\n\n")
 		fs.PrintDefaults()
 	}
 	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")

@@ -412,4 +412,10 @@ func TestEdgeConfig(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "-upstream host:port") {
 		t.Errorf("edge-config -h: %v\n%s", err, out)
 	}
+	// The help names a section of the README that exists.
+	readme, _ := os.ReadFile("../../README.md")
+	if m := regexp.MustCompile(`see the README,\s*"([^"]+)"`).FindSubmatch(out); m == nil ||
+		!regexp.MustCompile(`(?m)^#+ `+regexp.QuoteMeta(string(m[1]))+`$`).Match(readme) {
+		t.Errorf("edge-config -h names no heading of the README:\n%s", out)
+	}
 }
