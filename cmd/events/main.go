@@ -132,7 +132,7 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 		return nil, nil, nil, err
 	}
 	if ok, ctype, err := app.SearchReadsHangul(mctx, db); err == nil && !ok {
-		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; the README (Search and export) says how to move it to C.UTF-8", "lc_ctype", ctype)
+		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; docs/operations.md (Korean search and the database's locale) says how to move it to C.UTF-8", "lc_ctype", ctype)
 	}
 	return app.NewService(db, cfg.Location, clock), fault, func() { db.Close(); stopCluster() }, nil
 }
@@ -153,7 +153,7 @@ func edgeConfig(args []string, w io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: events edge-config [flags] > nginx.conf\n\n"+
 			"Prints the nginx configuration of the edge in front of the service; see the README,\n"+
-			"\"Deploying behind nginx\". Flags and their defaults:\n\n")
+			"\"Behind nginx, with systemd\". Flags and their defaults:\n\n")
 		fs.PrintDefaults()
 	}
 	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")

@@ -188,35 +188,51 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// readmeExamples returns the README's shell examples, in order, as one script.
-func readmeExamples(t *testing.T) string {
+// docExamples returns the shell examples of the documentation, in order, as
+// one script: the README's sh blocks, then docs/api.md's (which starts with
+// BASE=), then those of every other docs/*.md by name, so that no sh block
+// anywhere in the documentation goes untested.
+func docExamples(t *testing.T) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	others, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) < 10 {
-		t.Fatalf("found %d sh blocks in the README, want one per endpoint", len(blocks))
+	files := []string{"../../README.md", "../../docs/api.md"}
+	for _, f := range others {
+		if f != files[1] {
+			files = append(files, f)
+		}
 	}
+	block := regexp.MustCompile("(?s)```sh\n(.*?)```")
 	var script strings.Builder
-	for _, b := range blocks {
-		script.WriteString(b[1])
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := block.FindAllStringSubmatch(string(text), -1)
+		if f == files[1] && len(blocks) < 10 {
+			t.Fatalf("found %d sh blocks in docs/api.md, want one per endpoint", len(blocks))
+		}
+		for _, b := range blocks {
+			script.WriteString(b[1])
+		}
 	}
 	return script.String()
 }
 
 // TestOneCommandWithEmbeddedDatabase is `make run` as a newcomer meets it:
-// no DATABASE_URL, the README's curl examples pasted into a shell, Ctrl-C,
+// no DATABASE_URL, the documentation's curl examples pasted into a shell, Ctrl-C,
 // and a second start that finds the data again.
 func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 	t.Parallel()
 	needPostgres(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("CI: curl is needed to run the README's examples")
+			t.Fatal("CI: curl is needed to run the documentation's examples")
 		}
-		t.Skip("SKIPPED LOUDLY: curl is not installed, so the README's examples cannot run")
+		t.Skip("SKIPPED LOUDLY: curl is not installed, so the documentation's examples cannot run")
 	}
 	data := dataDir(t)
 	s := start(t, "EVENTS_DATA_DIR="+data)
@@ -229,12 +245,16 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		t.Errorf("a second serve on the same data: %v\n%s", err, out)
 	}
 
-	script := strings.Replace(readmeExamples(t), "BASE=http://127.0.0.1:3000", "BASE="+s.base, 1)
+	script := docExamples(t)
+	if !strings.Contains(script, "BASE=http://127.0.0.1:3000\n") {
+		t.Fatal("the documentation's examples never set BASE=http://127.0.0.1:3000")
+	}
+	script = strings.ReplaceAll(script, "BASE=http://127.0.0.1:3000", "BASE="+s.base)
 	cmd := exec.Command("bash", "-e", "-u", "-o", "pipefail", "-c", script)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	output, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the README examples failed: %v\n%s", err, output)
+		t.Fatalf("the documentation's examples failed: %v\n%s", err, output)
 	}
 	for _, want := range []string{
 		`"title":"Fixed the bike"`, // the quick record
@@ -257,7 +277,7 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`id,kind,status,title,description`,                    // its CSV header
 	} {
 		if !strings.Contains(string(output), want) {
-			t.Errorf("the README examples' output lacks %s:\n%s", want, output)
+			t.Errorf("the documentation's examples' output lacks %s:\n%s", want, output)
 		}
 	}
 	_, before := get(t, s.base+"/api/events?limit=1000")
@@ -391,5 +411,11 @@ func TestEdgeConfig(t *testing.T) {
 	out, err = exec.Command(build(t), "edge-config", "-h").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "-upstream host:port") {
 		t.Errorf("edge-config -h: %v\n%s", err, out)
+	}
+	// The help names a section of the README that exists.
+	readme, _ := os.ReadFile("../../README.md")
+	if m := regexp.MustCompile(`see the README,\s*"([^"]+)"`).FindSubmatch(out); m == nil ||
+		!regexp.MustCompile(`(?m)^#+ `+regexp.QuoteMeta(string(m[1]))+`$`).Match(readme) {
+		t.Errorf("edge-config -h names no heading of the README:\n%s", out)
 	}
 }

@@ -13,8 +13,8 @@ import (
 
 // TestSearchOnACDatabase: the binary on a database made with LC_CTYPE C
 // (as the embedded default's was before C.UTF-8) starts, says in its log
-// that the index cannot narrow a Korean search and where the README says
-// how to move, and answers Korean and English searches correctly; on a
+// that the index cannot narrow a Korean search and where docs/operations.md
+// says how to move, and answers Korean and English searches correctly; on a
 // C.UTF-8 database it says nothing of the kind.
 func TestSearchOnACDatabase(t *testing.T) {
 	needPostgres(t)
@@ -49,6 +49,10 @@ func TestSearchOnACDatabase(t *testing.T) {
 		s := start(t, "DATABASE_URL="+c.dsn, "HOST=127.0.0.1")
 		if got := strings.Contains(s.Logs(), warning); got != c.warn {
 			t.Errorf("warn=%v: the log says %q: %v\n%s", c.warn, warning, got, s.Logs())
+		}
+		// The warning names the document that says how to move.
+		if c.warn && !strings.Contains(s.Logs(), "docs/operations.md (Korean search and the database's locale)") {
+			t.Errorf("the warning does not name docs/operations.md:\n%s", s.Logs())
 		}
 		for _, body := range []map[string]any{{"kind": "task", "title": "주간 회의 준비"},
 			{"kind": "task", "title": "Weekly", "description": "회의록 Meeting"}, {"kind": "task", "title": "Groceries"}} {
