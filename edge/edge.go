@@ -81,13 +81,15 @@ func Defaults() Config {
 const HSTS = "max-age=31536000"
 
 // securityHeaders are the headers the service sets on every answer
-// (handlers.setSecurityHeaders); the edge puts the same on the answers it
-// makes itself. A test compares the two.
+// (handlers.setSecurityHeaders; a static file replaces Cache-Control with
+// its own); the edge puts the same on the answers it makes itself. A test
+// compares the two.
 var securityHeaders = [][2]string{
 	{"Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
 	{"X-Content-Type-Options", "nosniff"},
 	{"X-Frame-Options", "DENY"},
 	{"Referrer-Policy", "same-origin"},
+	{"Cache-Control", "no-store"},
 }
 
 // errorPage is one status the edge answers itself.

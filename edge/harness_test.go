@@ -89,7 +89,7 @@ func (s *service) headers(t *testing.T) http.Header {
 	return want
 }
 
-var securityHeaders = []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"}
+var securityHeaders = []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy", "Cache-Control"}
 
 // The test certificate: self-signed for 127.0.0.1, made once per run.
 var (

@@ -253,6 +253,9 @@ func (h *Handlers) deadline(c *fiber.Ctx) error {
 }
 
 // securityHeaders are sent on every answer, errors included.
+// Cache-Control: no-store keeps pages and API answers, which hold the
+// owner's events, out of every cache (the browser's disk, a proxy's); the
+// static files replace it with their own (assets.go).
 func securityHeaders(c *fiber.Ctx) error {
 	setSecurityHeaders(c)
 	return c.Next()
@@ -266,6 +269,7 @@ func setSecurityHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderXFrameOptions, "DENY")
 	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	c.Set(fiber.HeaderCacheControl, "no-store")
 }
 
 // logRequests writes one line per request.

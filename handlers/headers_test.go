@@ -7,6 +7,16 @@ import (
 
 func checkSecurityHeaders(t *testing.T, a answer) {
 	t.Helper()
+	// Pages and API answers, errors included, are kept by no cache; a
+	// static file found keeps its own Cache-Control (assets.go).
+	cache := a.Header.Values("Cache-Control")
+	if strings.HasPrefix(a.target, "/static/") && (a.Status == 200 || a.Status == 304) {
+		if len(cache) != 1 || cache[0] == "no-store" {
+			t.Errorf("%s: Cache-Control = %q, want the static file's own, once", a, cache)
+		}
+	} else if len(cache) != 1 || cache[0] != "no-store" {
+		t.Errorf("%s: Cache-Control = %q, want no-store once", a, cache)
+	}
 	csp := a.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
 		t.Errorf("%s: Content-Security-Policy = %q, want script-src 'self' and nothing unsafe", a, csp)
@@ -38,6 +48,9 @@ func TestSecurityHeadersAndRequestIDOnEveryAnswer(t *testing.T) {
 		{200, s.get(path(e.ID))},
 		{200, s.get("/api/events", hx...)},
 		{200, s.get("/static/events.css")},
+		{200, s.get("/events")},
+		{200, s.get("/events?tab=inbox", hx...)},
+		{200, s.get(path(e.ID, "history"))},
 		{201, s.json("POST", "/api/events", `{"kind":"activity_log"}`)},
 		{400, s.get("/api/events?limit=0")},
 		{404, s.get("/api/events/999999")},
