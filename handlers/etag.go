@@ -67,7 +67,10 @@ func parseIfMatch(s string, m *app.IfMatch) error {
 		m.Any = true
 		return nil
 	}
-	if s == "" {
+	// Empty list elements are ignored wherever they are (RFC 9110, 5.6.1):
+	// `, "a"` and `"a", , "b"` name the tags they hold. A line with no tag
+	// at all is refused as empty.
+	if s = strings.TrimLeft(s, " \t,"); s == "" {
 		return bad("is empty")
 	}
 	for s != "" {

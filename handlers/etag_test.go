@@ -112,6 +112,10 @@ func TestIfMatchRefusesAStaleWriteAndWritesNothing(t *testing.T) {
 
 	// Any tag of a list that matches; "*"; and no If-Match at all behave as before.
 	next := etag(t, s.json("PATCH", path(id), `{"title": "Report v3"}`, "If-Match", `"x", `+current+`,"y"`).want(t, http.StatusOK))
+	// Empty list elements are ignored, at the start as in the middle.
+	next = etag(t, s.json("PATCH", path(id), `{"title": "Report v4"}`, "If-Match", `,"x", , `+next+` ,`).want(t, http.StatusOK))
+	next = etag(t, s.json("PATCH", path(id), `{"title": "Report v5"}`, "If-Match", ` , ,`+next).want(t, http.StatusOK))
+	s.json("PATCH", path(id), `{"title": "Report v6"}`, "If-Match", `, "x", , "y"`).problem(t, http.StatusPreconditionFailed)
 	next = etag(t, s.json("POST", path(id, "complete"), "", "If-Match", next).want(t, http.StatusOK))
 	s.json("POST", path(id, "reactivate"), "", "If-Match", "*").want(t, http.StatusOK)
 	// Several If-Match lines make one list (RFC 9110, 5.3).
@@ -128,7 +132,7 @@ func TestIfMatchRefusesAStaleWriteAndWritesNothing(t *testing.T) {
 	// header that is not entity tags is 400 naming it.
 	s.json("PATCH", path(id+100), `{"title": "x"}`, "If-Match", "*").problem(t, http.StatusNotFound)
 	s.json("POST", path(id+100, "complete"), "", "If-Match", current).problem(t, http.StatusNotFound)
-	for _, bad := range []string{"", "abc", `"unclosed`, `"a" "b"`, `W/`, "\"a b\""} {
+	for _, bad := range []string{"", ",", " , ,", ",*", "abc", `"unclosed`, `"a" "b"`, `W/`, "\"a b\""} {
 		s.json("PATCH", path(id), `{"title": "x"}`, "If-Match", bad).problem(t, http.StatusBadRequest, "If-Match")
 	}
 	if got := s.get(path(id)); strings.Contains(string(got.Body), `"title":"x"`) {
