@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"time"
 
@@ -17,24 +19,46 @@ import (
 // answer in the table idempotency_keys, in the transaction that stores the
 // event, so the event and its record commit together or not at all. Nothing
 // is kept in memory: several instances on one database share the table and
-// PostgreSQL's advisory locks.
+// PostgreSQL's advisory locks. A key belongs to the credential that sent
+// it (IdempotencyKey.Credential): the same key from another credential is
+// another key, which never answers what the first was answered.
 
 // IdempotencyTTL is how long a key's outcome is kept and answered again.
 const IdempotencyTTL = 24 * time.Hour
 
 // idempotencyLockClass is the first key of the two-key advisory locks of
-// Idempotency-Keys ("idem"); the second is hashtext(key). Two-key locks
+// Idempotency-Keys ("idem"); the second is hashtext of the credential, a
+// space and the key (neither holds a space). Two-key locks
 // never meet the one-key migration lock.
 const idempotencyLockClass = 0x6964656d
 
 // purgeBatch bounds the expired keys one create removes.
 const purgeBatch = 100
 
-// IdempotencyKey is the key of a create and the fingerprint of its request
-// (a hash of its media type and body).
+// IdempotencyKey is the key of a create, the credential that sent it and
+// the fingerprint of its request (a hash of its media type and body).
 type IdempotencyKey struct {
+	// Credential names who sent the key: CredentialNone without
+	// authentication, CredentialSession for the owner's browser sessions,
+	// TokenCredential(token) for an API token.
+	Credential  string
 	Key         string
 	Fingerprint [32]byte
+}
+
+// The credentials of IdempotencyKey. Every browser session is the owner's
+// one password, so all sessions share one scope: a key resent after the
+// session ended and the owner logged in again is still answered once.
+const (
+	CredentialNone    = "none"
+	CredentialSession = "session"
+)
+
+// TokenCredential is the credential of an API token: its SHA-256 in hex,
+// so the table holds nothing a request could be made with.
+func TokenCredential(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return "token:" + hex.EncodeToString(sum[:])
 }
 
 // Recorded is the answer recorded for a key: what a repeat is answered.
@@ -49,6 +73,7 @@ type Recorded struct {
 type idempotencyRow struct {
 	bun.BaseModel `bun:"table:idempotency_keys"`
 
+	Credential  string    `bun:"credential,pk"`
 	Key         string    `bun:"key,pk"`
 	Fingerprint []byte    `bun:"fingerprint,notnull"`
 	EventID     int64     `bun:"event_id,notnull"`
@@ -72,20 +97,23 @@ var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempote
 // be sent again with a corrected body.
 func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.Input, actor models.Actor,
 	record func(models.Event) (Recorded, error)) (e models.Event, rec Recorded, replayed bool, err error) {
+	if k.Credential == "" {
+		k.Credential = CredentialNone
+	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// Held until commit or rollback, on any instance: a second request
 		// with the key does not wait behind the first, it is told (409).
 		var mine bool
 		if err := tx.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(?, hashtext(?))",
-			idempotencyLockClass, k.Key).Scan(&mine); err != nil {
+			idempotencyLockClass, k.Credential+" "+k.Key).Scan(&mine); err != nil {
 			return err
 		}
 		if !mine {
 			return errKeyInFlight
 		}
 		var row idempotencyRow
-		err := tx.NewSelect().Model(&row).Where("key = ?", k.Key).Scan(ctx)
+		err := tx.NewSelect().Model(&row).Where("credential = ? AND key = ?", k.Credential, k.Key).Scan(ctx)
 		switch {
 		case err == nil && row.CreatedAt.After(now.Add(-IdempotencyTTL)):
 			if !bytes.Equal(row.Fingerprint, k.Fingerprint[:]) {
@@ -94,7 +122,7 @@ func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.In
 			rec, replayed = Recorded{EventID: row.EventID, Status: row.Status, Location: row.Location, ETag: row.ETag, Body: row.Body}, true
 			return nil
 		case err == nil: // expired: the key is free again
-			if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("key = ?", k.Key).Exec(ctx); err != nil {
+			if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("credential = ? AND key = ?", k.Credential, k.Key).Exec(ctx); err != nil {
 				return err
 			}
 		case !errors.Is(err, sql.ErrNoRows):
@@ -111,7 +139,7 @@ func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.In
 			return err
 		}
 		e = n
-		_, err = tx.NewInsert().Model(&idempotencyRow{Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: n.ID,
+		_, err = tx.NewInsert().Model(&idempotencyRow{Credential: k.Credential, Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: n.ID,
 			Status: rec.Status, Location: rec.Location, ETag: rec.ETag, Body: rec.Body, CreatedAt: now}).Exec(ctx)
 		return err
 	})
@@ -133,7 +161,7 @@ func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.In
 // are never answered anyway, so a failure here only leaves rows for the
 // next create to remove; it does not fail the create that ran it.
 func (s *Service) purgeIdempotencyKeys(ctx context.Context, now time.Time) {
-	_, _ = s.db.NewRaw(`DELETE FROM idempotency_keys WHERE key IN (
-		SELECT key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+	_, _ = s.db.NewRaw(`DELETE FROM idempotency_keys WHERE (credential, key) IN (
+		SELECT credential, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
 		now.Add(-IdempotencyTTL), purgeBatch).Exec(ctx)
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"crypto/sha256"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -12,7 +13,8 @@ import (
 // Retries (DESIGN.md): POST /api/events with an Idempotency-Key runs the
 // create once; a repeat with the same key and body is answered what the
 // first was answered (status, event, Location, ETag) and writes nothing.
-// The record lives in PostgreSQL (app/idempotency.go).
+// A key belongs to the credential that sent it (credential). The record
+// lives in PostgreSQL (app/idempotency.go).
 
 // headerIdempotencyKey is the request header, and headerReplayed the
 // answer's mark of a repeat answered from the record.
@@ -44,6 +46,24 @@ func idempotencyKey(c *fiber.Ctx) (string, error) {
 	return string(key), nil // a copy: the header's bytes are fasthttp's
 }
 
+// credential names who sent the request, the scope of its
+// Idempotency-Key: the API token it carries (authenticate let it through
+// with a valid one; a token is read before a session there too), the
+// owner's browser session, or nobody when authentication is off.
+func (h *Handlers) credential(c *fiber.Ctx) string {
+	if !h.authOn() {
+		return app.CredentialNone
+	}
+	if authz := c.Get(fiber.HeaderAuthorization); authz != "" {
+		_, token, _ := strings.Cut(strings.TrimSpace(authz), " ")
+		return app.TokenCredential(strings.TrimSpace(token))
+	}
+	if _, ok := session(c); ok {
+		return app.CredentialSession
+	}
+	return app.CredentialNone // unreachable: authenticate turned it away
+}
+
 // fingerprint identifies the request a key was first sent with: its media
 // type, its body and, when given, the ?tz= a capture text is read in (the
 // same text in another zone is another event).
@@ -63,7 +83,7 @@ func fingerprint(c *fiber.Ctx) [32]byte {
 
 // createOnce is the create of a request with an Idempotency-Key.
 func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
-	k := app.IdempotencyKey{Key: key, Fingerprint: fingerprint(c)}
+	k := app.IdempotencyKey{Credential: h.credential(c), Key: key, Fingerprint: fingerprint(c)}
 	e, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), k, in, actor(c), func(e models.Event) (app.Recorded, error) {
 		body, err := models.EncodeJSON(e) // the bytes c.JSON would send
 		return app.Recorded{EventID: e.ID, Status: fiber.StatusCreated, Location: "/api/events/" + itoa(e.ID),

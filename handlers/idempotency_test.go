@@ -2,8 +2,10 @@ package handlers_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/handlers"
 	"events/internal/dbtest"
 )
 
@@ -251,5 +254,80 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("waited 10 s for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// An Idempotency-Key belongs to the credential that sent it: the same key
+// and body from another API token, or from the owner's browser session,
+// is another request, which creates its own event and is never answered
+// what the first credential was answered. Each credential's repeat is
+// answered its own outcome.
+func TestIdempotencyKeyIsScopedToItsCredential(t *testing.T) {
+	t.Parallel()
+	const otherToken = "another-token-fedcba9876543210"
+	auth, err := app.NewAuth(hashOnce(), []string{apiToken, otherToken}, sessionSecret, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := dbtest.New(t)
+	c := dbtest.NewClock(t0)
+	svc := app.NewService(db, seoul, c.Now)
+	f, err := handlers.New(svc, handlers.Options{Logger: slog.New(slog.DiscardHandler), RequestTimeout: requestTimeout, Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, f: f, svc: svc, db: db, clock: c}
+	cookie := login(t, s)
+	jar := []string{"Cookie", "events_session=" + cookie.Value}
+	page := s.get("/events", jar...).pageHTML(t, http.StatusOK)
+	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the logged-in page has no CSRF token")
+	}
+
+	body := `{"kind": "task", "title": "Renew the passport"}`
+	senders := []struct {
+		who     string
+		headers []string
+	}{
+		{"the first token", bearer},
+		{"another token", []string{"Authorization", "Bearer " + otherToken}},
+		{"the browser session", append([]string{"X-CSRF-Token", m[1]}, jar...)},
+	}
+	first := map[string]answer{}
+	ids := map[int64]string{}
+	for _, from := range senders {
+		a := s.json("POST", "/api/events", body, append([]string{keyed, "passport"}, from.headers...)...)
+		e := a.event(t, http.StatusCreated)
+		if a.Header.Get("Idempotent-Replayed") != "" {
+			t.Errorf("%s: the key sent first by another credential was answered from its record", from.who)
+		}
+		if other, seen := ids[e.ID]; seen {
+			t.Errorf("%s was answered the event of %s (%d)", from.who, other, e.ID)
+		}
+		ids[e.ID] = from.who
+		first[from.who] = a
+	}
+	if n := s.keys(); n != len(senders) {
+		t.Errorf("%d keys recorded, want one per credential (%d)", n, len(senders))
+	}
+	events, rows := s.counts()
+	for _, from := range senders {
+		again := s.json("POST", "/api/events", body, append([]string{keyed, "passport"}, from.headers...)...).want(t, http.StatusCreated)
+		if again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(first[from.who].Body) {
+			t.Errorf("%s's repeat: %s, want its own recorded answer %s", from.who, again, first[from.who].Body)
+		}
+		// Another body under the key is refused within the credential's own scope.
+		s.json("POST", "/api/events", `{"kind": "task", "title": "Renew the licence"}`, append([]string{keyed, "passport"}, from.headers...)...).
+			problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	}
+	if ev, r := s.counts(); ev != events || r != rows {
+		t.Errorf("repeats wrote: %d events, %d history rows; want %d, %d", ev, r, events, rows)
+	}
+	// The table holds no token, only its hash.
+	var leaked int
+	if err := db.QueryRow("SELECT count(*) FROM idempotency_keys WHERE credential LIKE '%' || ? || '%' OR credential LIKE '%' || ? || '%'",
+		apiToken, otherToken).Scan(&leaked); err != nil || leaked != 0 {
+		t.Errorf("credentials holding a token: %d (%v)", leaked, err)
 	}
 }
