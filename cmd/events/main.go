@@ -218,6 +218,19 @@ func serve(logger *slog.Logger) error {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
+	// The port first: taken by another program, it stops the start before
+	// any database is started, with a sentence that says what to do. Held
+	// from here, connections wait in its queue until the service serves.
+	ln, err := listen(cfg)
+	if err != nil {
+		return err
+	}
+	serving := false
+	defer func() {
+		if !serving {
+			ln.Close()
+		}
+	}()
 	svc, fault, stop, err := database(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -236,10 +249,7 @@ func serve(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr())
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr(), err)
-	}
+	serving = true // the server closes the listener when it shuts down
 	served := make(chan error, 1)
 	go func() { served <- web.Listener(handlers.Listener(ln)) }()
 	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
@@ -258,6 +268,26 @@ func serve(logger *slog.Logger) error {
 		logger.Error("shutdown", "error", err)
 	}
 	return nil
+}
+
+// listen takes the service's port, or says in one sentence why it cannot.
+func listen(cfg app.Config) (net.Listener, error) {
+	ln, err := net.Listen("tcp", cfg.Addr())
+	switch {
+	case err == nil:
+		return ln, nil
+	case errors.Is(err, syscall.EADDRINUSE):
+		other := cfg.Port + 1
+		if other > 65535 {
+			other = 3000
+		}
+		return nil, fmt.Errorf("port %d is in use: stop the other program or start with PORT=%d events serve (PORT=%d make run)", cfg.Port, other, other)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("port %d needs more privileges than this user has (ports below 1024 do): start with PORT=3000 events serve, and put the edge in front for ports 80 and 443", cfg.Port)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, fmt.Errorf("HOST=%s is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every address", cfg.Host)
+	}
+	return nil, fmt.Errorf("cannot listen on %s (HOST and PORT): %w", cfg.Addr(), err)
 }
 
 // authMode names how requests authenticate, for the start-up line.
