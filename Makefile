@@ -88,10 +88,11 @@ postgres-binaries:
 		echo "$(NEED_POSTGRES)"; exit 1; \
 	fi || { echo "Installing failed. $(NEED_POSTGRES)"; exit 1; }
 
-## reset-data: delete the embedded database and everything in EVENTS_DATA_DIR (./.data); stop
-## the service first. A service on DATABASE_URL keeps its data.
-reset-data:
-	rm -rf .data
+## reset-data: delete the embedded database, wherever it is kept, and make edge's files in
+## EVENTS_DATA_DIR (./.data), naming each folder first; refused while the service runs.
+## A database on DATABASE_URL keeps its data.
+reset-data: build
+	@./$(BIN) reset-data
 
 ## clean: delete bin/ (the binary, screenshots, reports)
 clean:

@@ -28,7 +28,7 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | hash-password | version | edge-config [flags]]
+const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | reset-data | hash-password | version | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
@@ -36,6 +36,8 @@ const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE 
   backup         write a pg_dump archive of the database to FILE (default
                  events-<UTC time>.dump); works while events serve runs
   restore        load such an archive into a database that holds no events
+  reset-data     delete the embedded database (wherever it is kept) and make
+                 edge's files in EVENTS_DATA_DIR; refused while serve runs
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
   version        print the version and VCS revision it was built from
   edge-config    print the nginx.conf of the edge in front of the service;
@@ -63,6 +65,8 @@ func main() {
 		}
 	case "restore":
 		err = restore(args, logger)
+	case "reset-data":
+		err = resetData(os.Stdout, logger)
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
