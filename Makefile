@@ -15,11 +15,13 @@ help:
 	@awk '/^## [a-z-]+:/ { t = $$0; sub(/^## /, "", t); n = index(t, ": "); printf "  %-12s %s\n", substr(t, 1, n - 1), substr(t, n + 2); more = 1; next } \
 		/^## / && more { t = $$0; sub(/^## /, "", t); printf "  %-12s %s\n", "", t; next } { more = 0 }' $(MAKEFILE_LIST)
 
-## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set)
+## run: start the service on http://127.0.0.1:3000 (its own PostgreSQL unless DATABASE_URL is set);
+## another port: PORT=3001 make run
 run: build postgres-binaries
 	exec ./$(BIN) serve
 
-## edge: the service behind nginx on https://127.0.0.1:8443/events, with a self-signed certificate (needs nginx and openssl)
+## edge: the service behind nginx on https://127.0.0.1:8443/events, with a self-signed certificate
+## (needs nginx and openssl); other ports: EDGE_HTTPS_PORT=9443 EDGE_HTTP_PORT=9080 PORT=3001 make edge
 edge: build postgres-binaries
 	exec edge/run.sh
 
