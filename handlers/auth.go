@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -31,6 +32,27 @@ const (
 )
 
 func (h *Handlers) authOn() bool { return h.opts.Auth != nil && h.opts.Auth.Enabled() }
+
+// errNoCredentials answers a request from another machine to a service that
+// has neither a password nor an API token.
+var errNoCredentials = fiber.NewError(fiber.StatusUnauthorized, "This service has no password and no API token, so it answers only requests from its own machine: set EVENTS_PASSWORD_HASH (made by `events hash-password`) and EVENTS_SESSION_KEY, or EVENTS_API_TOKENS, to use it from elsewhere.")
+
+// loopbackOnly: a service with neither a password nor an API token (and
+// EVENTS_AUTH not off) serves only requests whose client address, after
+// the trusted-proxy rule (clientIP), is loopback. Behind a proxy on the
+// same machine the peer is always loopback, so the peer alone would let
+// every client of the proxy in; the address the proxy forwarded decides.
+// A nil Options.Auth (tests that embed the handlers) authenticates nothing.
+func (h *Handlers) loopbackOnly(c *fiber.Ctx) error {
+	a := h.opts.Auth
+	if a == nil || a.Enabled() || a.Off() {
+		return c.Next()
+	}
+	if ip := net.ParseIP(clientIP(c)); ip != nil && ip.IsLoopback() {
+		return c.Next()
+	}
+	return errNoCredentials
+}
 
 // authenticate lets a request through with a valid bearer token or
 // session, and turns every other away: API clients with 401, pages to the

@@ -1,7 +1,9 @@
 package handlers_test
 
 import (
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -229,5 +231,82 @@ func TestAuthOffServesEveryone(t *testing.T) {
 	a := s.get("/login")
 	if a.Status != fiber.StatusSeeOther || a.Header.Get("Location") != "/events" {
 		t.Errorf("/login without authentication: %d %q, want a redirect to /events", a.Status, a.Header.Get("Location"))
+	}
+}
+
+// TestNoCredentialsServesOnlyThisMachine: with neither a password nor a
+// token, a request is served only when its client address, after the
+// trusted-proxy rule, is loopback. Behind nginx on the same machine the peer
+// is always 127.0.0.1, so the forwarded address must decide: a request nginx
+// forwards from 203.0.113.5 is 401 with a sentence naming
+// EVENTS_PASSWORD_HASH, pages and /login included. EVENTS_AUTH=off (an outer
+// layer authenticates) serves it.
+func TestNoCredentialsServesOnlyThisMachine(t *testing.T) {
+	t.Parallel()
+	svc := app.NewService(dbtest.New(t), seoul, time.Now)
+	serveWith := func(off bool) string {
+		auth, err := app.NewAuth("", nil, "", off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := handlers.New(svc, handlers.Options{Logger: quiet, RequestTimeout: requestTimeout, Auth: auth, TrustedProxies: []string{"127.0.0.1", "::1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = f.Listener(handlers.Listener(ln)) }()
+		t.Cleanup(func() { _ = f.ShutdownWithTimeout(2 * time.Second) })
+		return "http://" + ln.Addr().String()
+	}
+	closed, open := serveWith(false), serveWith(true)
+	get := func(base, target, xff string, accept string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("GET", base+target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, tt := range []struct {
+		target, xff, accept string
+		want                int
+	}{
+		{"/api/events", "", "", http.StatusOK},                      // curl on the machine itself
+		{"/api/events", "127.0.0.1", "", http.StatusOK},             // a browser on the machine, through nginx
+		{"/api/events", "::1", "", http.StatusOK},                   // the same over IPv6
+		{"/api/events", "203.0.113.5", "", http.StatusUnauthorized}, // anyone else, through nginx
+		{"/api/events", "2001:db8::5", "", http.StatusUnauthorized},
+		{"/api/events", "127.0.0.1, 203.0.113.5", "", http.StatusUnauthorized}, // a forged entry does not help
+		{"/events", "203.0.113.5", "text/html", http.StatusUnauthorized},
+		{"/login", "203.0.113.5", "text/html", http.StatusUnauthorized},
+		{"/", "203.0.113.5", "text/html", http.StatusUnauthorized},
+		{"/healthz", "203.0.113.5", "", http.StatusOK}, // what is open with a password stays open
+	} {
+		status, body := get(closed, tt.target, tt.xff, tt.accept)
+		if status != tt.want {
+			t.Errorf("GET %s from %q without credentials: %d, want %d\n%s", tt.target, tt.xff, status, tt.want, body)
+		}
+		if status == http.StatusUnauthorized && !strings.Contains(body, "EVENTS_PASSWORD_HASH") {
+			t.Errorf("GET %s from %q: the 401 does not say to set EVENTS_PASSWORD_HASH:\n%s", tt.target, tt.xff, body)
+		}
+	}
+	if status, body := get(open, "/api/events", "203.0.113.5", ""); status != http.StatusOK {
+		t.Errorf("EVENTS_AUTH=off, from 203.0.113.5: %d, want 200\n%s", status, body)
 	}
 }

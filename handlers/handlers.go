@@ -37,9 +37,11 @@ type Options struct {
 	// keep-alive connection between requests (default 60s).
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	TrustedProxies                         []string
-	NotesURL                               string    // the sidebar's Notes entry; default /notes
-	Auth                                   *app.Auth // nil or not Enabled: no authentication
-	Logger                                 *slog.Logger
+	NotesURL                               string // the sidebar's Notes entry; default /notes
+	// Auth: not Enabled serves only loopback clients (EVENTS_AUTH=off:
+	// everyone); nil authenticates nothing (tests that embed the handlers).
+	Auth   *app.Auth
+	Logger *slog.Logger
 	// DatabaseFault, when set, says why the database is away (app.ErrDiskFull, or nil when it
 	// is not known): the answers of requests that found it away say so.
 	DatabaseFault func() error
@@ -157,6 +159,9 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
+
+	// Without a password or a token, only this machine is served (auth.go).
+	f.Use(h.loopbackOnly)
 
 	// Everything below does work: at most MaxInFlight at once, the excess
 	// refused with 503 after a short wait (admission.go). What is above
