@@ -66,6 +66,24 @@ func NewAuth(passwordHash string, tokens []string, sessionKey string, off bool) 
 	return a, errors.Join(errs...)
 }
 
+// AuthFromEnv reads EVENTS_PASSWORD_HASH, EVENTS_API_TOKENS,
+// EVENTS_SESSION_KEY and EVENTS_AUTH (getenv is os.Getenv in production).
+// It is ConfigFromEnv's, and `events edge-config` reads the same to know
+// whether the service it fronts authenticates.
+func AuthFromEnv(getenv func(string) string) (*Auth, error) {
+	get := func(key string) string { return strings.TrimSpace(getenv(key)) }
+	var errs []error
+	mode := strings.ToLower(get("EVENTS_AUTH"))
+	if mode == "" {
+		mode = "on"
+	}
+	if mode != "on" && mode != "off" {
+		errs = append(errs, fmt.Errorf("EVENTS_AUTH must be on or off, not %q", getenv("EVENTS_AUTH")))
+	}
+	a, err := NewAuth(get("EVENTS_PASSWORD_HASH"), strings.Split(get("EVENTS_API_TOKENS"), ","), get("EVENTS_SESSION_KEY"), mode == "off")
+	return a, errors.Join(append(errs, err)...)
+}
+
 // Enabled reports whether requests must authenticate.
 func (a *Auth) Enabled() bool { return !a.off && (a.HasPassword() || len(a.tokens) > 0) }
 

@@ -101,15 +101,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		errs = append(errs, errors.New("DATABASE_URL must be a postgres:// URL"))
 	}
-	authMode := strings.ToLower(get("EVENTS_AUTH", "on"))
-	if authMode != "on" && authMode != "off" {
-		errs = append(errs, fmt.Errorf("EVENTS_AUTH must be on or off, not %q", getenv("EVENTS_AUTH")))
-	}
-	auth, err := NewAuth(get("EVENTS_PASSWORD_HASH", ""), strings.Split(get("EVENTS_API_TOKENS", ""), ","), get("EVENTS_SESSION_KEY", ""), authMode == "off")
-	if err != nil {
+	if c.Auth, err = AuthFromEnv(getenv); err != nil {
 		errs = append(errs, err)
 	}
-	c.Auth = auth
 	if net.ParseIP(strings.Trim(c.Host, "[]")) == nil && c.Host != "localhost" {
 		errs = append(errs, fmt.Errorf("HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0, not %q", c.Host))
 	}

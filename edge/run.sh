@@ -50,6 +50,25 @@ if ! openssl x509 -checkend 86400 -noout -in "$dir/cert.pem" >/dev/null 2>&1; th
     -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
 fi
 
+# A password, as on a server: a service without one answers only this
+# machine, and edge-config refuses to front it. Unless the environment
+# brings credentials (or EVENTS_AUTH=off), a random password is made once
+# and kept in $dir/password; the service gets its hash and a session key.
+if [ -z "${EVENTS_PASSWORD_HASH:-}${EVENTS_API_TOKENS:-}" ] && [ "${EVENTS_AUTH:-on}" != off ]; then
+  if [ ! -s "$dir/auth.env" ] || [ ! -s "$dir/password" ]; then
+    (
+      umask 077
+      openssl rand -base64 18 >"$dir/password"
+      hash=$(bin/events hash-password <"$dir/password")
+      printf "EVENTS_PASSWORD_HASH='%s'\nEVENTS_SESSION_KEY='%s'\n" "$hash" "$(openssl rand -base64 32)" >"$dir/auth.env"
+    )
+  fi
+  set -a
+  . "$dir/auth.env"
+  set +a
+  echo "log in with the password in $dir/password"
+fi
+
 # As root, nginx's workers would run as nobody, who may not enter this
 # folder (a home folder is often closed); on loopback, root workers are fine.
 user=""

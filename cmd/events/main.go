@@ -70,7 +70,7 @@ func main() {
 	case "hash-password":
 		err = hashPassword(os.Stdin, os.Stdout, os.Stderr)
 	case "edge-config":
-		err = edgeConfig(args, os.Stdout)
+		err = edgeConfig(args, os.Getenv, os.Stdout)
 		if errors.Is(err, flag.ErrHelp) {
 			return
 		}
@@ -150,14 +150,20 @@ func embeddedOptions(cfg app.Config, logger *slog.Logger) pgcluster.Options {
 	}
 }
 
-// edgeConfig renders the edge's nginx.conf to w from the flags in args.
-func edgeConfig(args []string, w io.Writer) error {
+// edgeConfig renders the edge's nginx.conf to w from the flags in args. It
+// refuses while the service it fronts would run without authentication, as
+// its environment (getenv) tells: such a service answers only loopback
+// clients, so behind the edge it would refuse everyone (or, before that
+// rule, serve everyone).
+func edgeConfig(args []string, getenv func(string) string, w io.Writer) error {
 	cfg := edge.Defaults()
 	fs := flag.NewFlagSet("events edge-config", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: events edge-config [flags] > nginx.conf\n\n"+
 			"Prints the nginx configuration of the edge in front of the service; see the README,\n"+
-			"\"Behind nginx, with systemd\". Flags and their defaults:\n\n")
+			"\"Behind nginx, with systemd\". The service's EVENTS_PASSWORD_HASH and EVENTS_SESSION_KEY,\n"+
+			"or EVENTS_API_TOKENS (or EVENTS_AUTH=off), must be in the environment.\n"+
+			"Flags and their defaults:\n\n")
 		fs.PrintDefaults()
 	}
 	https := fs.String("https", strings.Join(cfg.HTTPS, ","), "listen `addresses` of TLS, comma-separated: 443, 127.0.0.1:8443, [::]:443")
@@ -183,7 +189,27 @@ func edgeConfig(args []string, w io.Writer) error {
 		return fmt.Errorf("unexpected argument %q; every value is a flag (-h lists them)", fs.Arg(0))
 	}
 	cfg.HTTPS, cfg.HTTP, cfg.Upstreams = splitList(*https), splitList(*http), splitList(*upstream)
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := serviceAuthenticates(getenv); err != nil {
+		return err
+	}
 	return edge.Render(w, cfg)
+}
+
+// serviceAuthenticates tells whether a service started with this
+// environment would authenticate: a password or API tokens, or
+// EVENTS_AUTH=off for a layer in front that does.
+func serviceAuthenticates(getenv func(string) string) error {
+	auth, err := app.AuthFromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	if !auth.Enabled() && !auth.Off() {
+		return errors.New("refusing to print a configuration for a service without authentication: set EVENTS_PASSWORD_HASH (made by `events hash-password`) and EVENTS_SESSION_KEY, or EVENTS_API_TOKENS, here as in the service's environment, or EVENTS_AUTH=off when a layer in front of the service authenticates")
+	}
+	return nil
 }
 
 func splitList(s string) []string {

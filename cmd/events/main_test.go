@@ -21,6 +21,8 @@ import (
 	"events/app"
 	"events/internal/dbtest"
 	"events/internal/pgcluster"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m, app.Migrate) }
@@ -382,7 +384,20 @@ func TestBadConfigurationStops(t *testing.T) {
 // run nginx on what it renders).
 func TestEdgeConfig(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command(build(t), "edge-config", "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000,127.0.0.1:4001",
+	// edgeConfig runs edge-config with the environment of a service that
+	// authenticates with an API token, plus env.
+	edgeConfig := func(env []string, args ...string) *exec.Cmd {
+		cmd := exec.Command(build(t), append([]string{"edge-config"}, args...)...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "EVENTS_") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, env...)
+		return cmd
+	}
+	token := []string{"EVENTS_API_TOKENS=edge-config-test-token-0123456789"}
+	out, err := edgeConfig(token, "-https", "127.0.0.1:8443", "-upstream", "127.0.0.1:4000,127.0.0.1:4001",
 		"-rate", "5r/s", "-burst", "12", "-conn", "7", "-cert", "/srv/tls/cert.pem").Output()
 	if err != nil {
 		t.Fatalf("edge-config: %v", err)
@@ -404,11 +419,11 @@ func TestEdgeConfig(t *testing.T) {
 			t.Errorf("edge-config output lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = exec.Command(build(t), "edge-config", "-rate", "fast").CombinedOutput()
+	out, err = edgeConfig(token, "-rate", "fast").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "the rate must be requests per second or minute") || strings.Count(strings.TrimSpace(string(out)), "\n") > 0 {
 		t.Errorf("edge-config -rate fast: %v, want one sentence:\n%s", err, out)
 	}
-	out, err = exec.Command(build(t), "edge-config", "-h").CombinedOutput()
+	out, err = edgeConfig(nil, "-h").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "-upstream host:port") {
 		t.Errorf("edge-config -h: %v\n%s", err, out)
 	}
@@ -417,5 +432,49 @@ func TestEdgeConfig(t *testing.T) {
 	if m := regexp.MustCompile(`see the README,\s*"([^"]+)"`).FindSubmatch(out); m == nil ||
 		!regexp.MustCompile(`(?m)^#+ `+regexp.QuoteMeta(string(m[1]))+`$`).Match(readme) {
 		t.Errorf("edge-config -h names no heading of the README:\n%s", out)
+	}
+}
+
+// TestEdgeConfigRefusesAServiceWithoutAuthentication: with neither
+// EVENTS_PASSWORD_HASH nor EVENTS_API_TOKENS in its environment, the service
+// behind the edge would authenticate nobody, so edge-config prints no
+// configuration: it exits non-zero with one sentence saying what to set.
+// A password (with its session key), a token, or EVENTS_AUTH=off (an outer
+// layer authenticates) each let it print one.
+func TestEdgeConfigRefusesAServiceWithoutAuthentication(t *testing.T) {
+	t.Parallel()
+	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse battery"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		env  []string
+		want string // "" prints a configuration
+	}{
+		{nil, "EVENTS_PASSWORD_HASH"},
+		{[]string{"EVENTS_AUTH=on"}, "EVENTS_PASSWORD_HASH"},
+		{[]string{"EVENTS_SESSION_KEY=edge-config-test-session-key-0123456789"}, "EVENTS_PASSWORD_HASH"},
+		{[]string{"EVENTS_PASSWORD_HASH=" + string(hash)}, "EVENTS_SESSION_KEY"}, // the service would not start
+		{[]string{"EVENTS_AUTH=maybe"}, "EVENTS_AUTH must be on or off"},
+		{[]string{"EVENTS_PASSWORD_HASH=" + string(hash), "EVENTS_SESSION_KEY=edge-config-test-session-key-0123456789"}, ""},
+		{[]string{"EVENTS_API_TOKENS=edge-config-test-token-0123456789"}, ""},
+		{[]string{"EVENTS_AUTH=off"}, ""},
+	} {
+		cmd := exec.Command(build(t), "edge-config")
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "EVENTS_") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, tt.env...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		switch {
+		case tt.want == "" && (err != nil || !strings.Contains(stdout.String(), "proxy_pass http://events_service;")):
+			t.Errorf("edge-config with %q: %v, want a configuration\n%s", tt.env, err, stderr.String())
+		case tt.want != "" && (err == nil || stdout.Len() > 0 || !strings.Contains(stderr.String(), tt.want) || strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0):
+			t.Errorf("edge-config with %q: %v, printed %d bytes; want a non-zero exit, nothing printed and one sentence naming %s, got:\n%s", tt.env, err, stdout.Len(), tt.want, stderr.String())
+		}
 	}
 }
