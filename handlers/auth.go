@@ -19,9 +19,17 @@ import (
 // (X-CSRF-Token, which app.js sends, or the _csrf form field).
 
 const (
-	sessionCookie = "events_session"
-	csrfHeader    = "X-CSRF-Token"
-	sessionKey    = "session" // c.Locals key of the request's app.Session
+	// sessionCookie names the session's cookie over plain HTTP (make run on
+	// loopback); over HTTPS it is hostSessionCookie: a browser accepts a
+	// __Host- cookie only from a secure origin, for Path=/, without
+	// Domain, so no sibling host and no plain-HTTP answer can set one.
+	sessionCookie     = "events_session"
+	hostSessionCookie = "__Host-" + sessionCookie
+	csrfHeader        = "X-CSRF-Token"
+	sessionKey        = "session" // c.Locals key of the request's app.Session
+	// maxSessionCookies is how many cookies of the session's name a request
+	// may bring that are tried (cookieSessions).
+	maxSessionCookies = 4
 )
 
 // LoginAttempts is how many failed logins one client address may make in
@@ -92,21 +100,55 @@ func (h *Handlers) authenticate(c *fiber.Ctx) error {
 // row says it has not ended (logout, expiry): one primary-key statement,
 // an UPDATE of the last-seen time when the cookie is due to be refreshed,
 // else a SELECT. No cookie, or a forged one, costs no statement.
+//
+// A request may carry several cookies of the session's name: a browser
+// sends every cookie that matches, and a cookie set for a parent domain or
+// a longer path comes first. The first one that verifies (its signature,
+// then its row) is the session; the others are ignored. Refusing such a
+// request instead would let anyone who can plant a cookie (a sibling
+// subdomain, a plain-HTTP answer on the path) lock the owner out, and no
+// planted cookie can verify without the session key.
 func (h *Handlers) liveSession(c *fiber.Ctx) (s app.Session, refresh, ok bool, err error) {
-	value := c.Cookies(sessionCookie)
-	if value == "" {
-		return s, false, false, nil
-	}
 	now := time.Now()
-	s, refresh, ok = h.opts.Auth.Decode(value, now)
-	if !ok {
-		return s, false, false, nil
+	for _, value := range cookieSessions(c) {
+		s, refresh, ok = h.opts.Auth.Decode(value, now)
+		if !ok {
+			continue
+		}
+		live, err := h.svc.CheckSession(c.UserContext(), s, now, refresh)
+		if err != nil {
+			return app.Session{}, false, false, err
+		}
+		if live {
+			return s, refresh, true, nil
+		}
 	}
-	live, err := h.svc.CheckSession(c.UserContext(), s, now, refresh)
-	if err != nil || !live {
-		return app.Session{}, false, false, err
+	return app.Session{}, false, false, nil
+}
+
+// sessionCookieName is the name of the session's cookie for this request:
+// __Host- prefixed when the service is served over HTTPS, which it knows as
+// it knows Secure: the request's own scheme, or the X-Forwarded-Proto of a
+// trusted proxy (fiber's Protocol).
+func sessionCookieName(c *fiber.Ctx) string {
+	if c.Protocol() == "https" {
+		return hostSessionCookie
 	}
-	return s, refresh, true, nil
+	return sessionCookie
+}
+
+// cookieSessions are the values of the request's cookies of the session's
+// name, in the order they came, at most maxSessionCookies. Over HTTPS the
+// unprefixed name is not read at all.
+func cookieSessions(c *fiber.Ctx) []string {
+	name := []byte(sessionCookieName(c))
+	var values []string
+	c.Request().Header.VisitAllCookie(func(key, value []byte) {
+		if len(values) < maxSessionCookies && string(key) == string(name) && len(value) > 0 {
+			values = append(values, string(value))
+		}
+	})
+	return values
 }
 
 // loginRequired answers a request without credentials.
@@ -138,22 +180,24 @@ func unsafeMethod(m string) bool {
 }
 
 // csrfToken is the CSRF token a request carries: the header htmx sends, or
-// the field of a plain form.
+// the field of a plain form's body. Never the query string: a URL ends up
+// in logs, history and Referer headers, and c.FormValue would read it.
 func csrfToken(c *fiber.Ctx) string {
 	if t := c.Get(csrfHeader); t != "" {
 		return t
 	}
 	if mediaType(c) == fiber.MIMEApplicationForm {
-		return c.FormValue(models.CSRFField)
+		return string(c.Request().PostArgs().Peek(models.CSRFField))
 	}
 	return ""
 }
 
 func (h *Handlers) setSession(c *fiber.Ctx, s app.Session) {
+	name := sessionCookieName(c)
 	c.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: h.opts.Auth.Encode(s), Path: "/",
+		Name: name, Value: h.opts.Auth.Encode(s), Path: "/",
 		Expires: s.Expires(), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
-		Secure: c.Protocol() == "https",
+		Secure: name == hostSessionCookie,
 	})
 }
 
@@ -204,7 +248,8 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
 	}
 	next := returnTo(c.FormValue("next"))
-	if !h.opts.Auth.CheckPassword(c.FormValue("password")) {
+	// the password from the body only: a URL is logged and kept in history
+	if !h.opts.Auth.CheckPassword(string(c.Request().PostArgs().Peek("password"))) {
 		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
 		c.Status(fiber.StatusUnauthorized)
 		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
@@ -232,9 +277,10 @@ func (h *Handlers) logout(c *fiber.Ctx) error {
 			return err
 		}
 	}
+	name := sessionCookieName(c)
 	c.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https",
+		Name: name, Value: "", Path: "/", Expires: time.Unix(0, 0), MaxAge: -1,
+		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: name == hostSessionCookie,
 	})
 	return c.Redirect("/login", fiber.StatusSeeOther)
 }

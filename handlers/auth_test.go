@@ -125,7 +125,7 @@ func login(t *testing.T, s *server, headers ...string) *http.Cookie {
 		t.Errorf("after login Location = %q, want where the user was going", got)
 	}
 	for _, c := range (&http.Response{Header: a.Header}).Cookies() {
-		if c.Name == "events_session" {
+		if c.Name == "events_session" || c.Name == "__Host-events_session" {
 			return c
 		}
 	}
@@ -154,8 +154,8 @@ func TestAuthLoginSessionCSRFLogout(t *testing.T) {
 	if left := time.Until(cookie.Expires); left < 13*24*time.Hour || left > 15*24*time.Hour {
 		t.Errorf("session cookie expires in %v, want the 14-day idle expiry", left)
 	}
-	if secure := login(t, s, "X-Forwarded-Proto", "https"); !secure.Secure {
-		t.Errorf("session cookie behind TLS is not Secure")
+	if secure := login(t, s, "X-Forwarded-Proto", "https"); !secure.Secure || secure.Name != "__Host-events_session" {
+		t.Errorf("session cookie behind TLS: %+v, want Secure and named __Host-events_session", secure)
 	}
 	jar := []string{"Cookie", "events_session=" + cookie.Value}
 
@@ -309,4 +309,96 @@ func TestNoCredentialsServesOnlyThisMachine(t *testing.T) {
 	if status, body := get(open, "/api/events", "203.0.113.5", ""); status != http.StatusOK {
 		t.Errorf("EVENTS_AUTH=off, from 203.0.113.5: %d, want 200\n%s", status, body)
 	}
+}
+
+// TestCSRFTokenNeverFromTheURL: the CSRF token counts from the X-CSRF-Token
+// header or a form's body, never from the query string (a URL is logged,
+// kept in history and sent on as Referer). A form whose token is only in
+// its URL is refused and writes nothing; so is a login whose password is
+// only in its URL.
+func TestCSRFTokenNeverFromTheURL(t *testing.T) {
+	t.Parallel()
+	s, _ := authServer(t, true)
+	cookie := login(t, s)
+	jar := []string{"Cookie", "events_session=" + cookie.Value}
+	csrf := csrfOf(t, s.get("/events", jar...).pageHTML(t, http.StatusOK))
+	events, rows := s.counts()
+	s.form("POST", "/api/events?_csrf="+url.QueryEscape(csrf), url.Values{"kind": {"task"}, "title": {"x"}}, jar...).problem(t, http.StatusForbidden)
+	s.json("POST", "/api/events?_csrf="+url.QueryEscape(csrf), `{"kind":"task","title":"x"}`, jar...).problem(t, http.StatusForbidden)
+	s.form("POST", "/logout?_csrf="+url.QueryEscape(csrf), url.Values{}, jar...).want(t, http.StatusForbidden)
+	if e, r := s.counts(); e != events || r != rows {
+		t.Errorf("a token in the URL wrote: %d events and %d history rows, want %d and %d", e, r, events, rows)
+	}
+	s.get("/api/events", jar...).want(t, http.StatusOK) // the logout was refused
+	// In the body or the header, the same token goes through.
+	s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"x"}, "_csrf": {csrf}}, jar...).want(t, http.StatusCreated)
+	s.json("POST", "/api/events", `{"kind":"task","title":"y"}`, append([]string{"X-CSRF-Token", csrf}, jar...)...).want(t, http.StatusCreated)
+
+	a := s.form("POST", "/login?password="+url.QueryEscape(ownerPassword), url.Values{})
+	if a.Status != http.StatusUnauthorized || a.Header.Get("Set-Cookie") != "" {
+		t.Errorf("a password in the URL: %d, cookies %v; want 401 and no session", a.Status, a.Header.Values("Set-Cookie"))
+	}
+}
+
+// TestSessionCookieIsHostPrefixedOverHTTPS: behind a trusted proxy that
+// says the request came over HTTPS (X-Forwarded-Proto, which also decides
+// Secure), the session cookie is __Host-events_session: Secure, Path=/, no
+// Domain. Over HTTPS only that name is a session: a cookie of the plain
+// name, which a sibling host or a plain-HTTP answer could have set, is not
+// read. Logout clears the __Host- cookie.
+func TestSessionCookieIsHostPrefixedOverHTTPS(t *testing.T) {
+	t.Parallel()
+	s, _ := authServer(t, true)
+	https := []string{"X-Forwarded-Proto", "https"}
+	cookie := login(t, s, https...)
+	if cookie.Name != "__Host-events_session" || !cookie.Secure || cookie.Path != "/" || cookie.Domain != "" || !cookie.HttpOnly {
+		t.Fatalf("session cookie over HTTPS: %+v, want __Host-events_session, Secure, HttpOnly, Path=/ and no Domain", cookie)
+	}
+	s.get("/api/events", append([]string{"Cookie", "__Host-events_session=" + cookie.Value}, https...)...).want(t, http.StatusOK)
+	// The same value under the plain name is no session over HTTPS.
+	s.get("/api/events", append([]string{"Cookie", "events_session=" + cookie.Value}, https...)...).problem(t, http.StatusUnauthorized)
+	// Over plain HTTP the name stays events_session (a browser keeps no
+	// __Host- cookie from a plain-HTTP answer).
+	if plain := login(t, s); plain.Name != "events_session" || plain.Secure {
+		t.Errorf("session cookie over HTTP: %+v, want events_session, not Secure", plain)
+	}
+	jar := append([]string{"Cookie", "__Host-events_session=" + cookie.Value}, https...)
+	csrf := csrfOf(t, s.get("/events", jar...).pageHTML(t, http.StatusOK))
+	a := s.form("POST", "/logout", url.Values{"_csrf": {csrf}}, jar...)
+	a.want(t, http.StatusSeeOther)
+	cleared := false
+	for _, c := range (&http.Response{Header: a.Header}).Cookies() {
+		cleared = cleared || (c.Name == "__Host-events_session" && c.Value == "" && c.Secure && c.Path == "/")
+	}
+	if !cleared {
+		t.Errorf("logout over HTTPS does not clear the __Host- cookie: %v", a.Header.Values("Set-Cookie"))
+	}
+}
+
+// TestSecondSessionCookieCannotShadowIt: a browser sends every cookie of a
+// name that matches, a parent domain's or a longer path's first. A cookie
+// planted under the session's name, before or after the real one, does not
+// end the owner's session: the first cookie that verifies (signature, then
+// its row) is the session. A planted cookie alone is no session.
+func TestSecondSessionCookieCannotShadowIt(t *testing.T) {
+	t.Parallel()
+	s, _ := authServer(t, true)
+	cookie := login(t, s)
+	ended := login(t, s)
+	csrf := csrfOf(t, s.get("/events", "Cookie", "events_session="+ended.Value).pageHTML(t, http.StatusOK))
+	s.form("POST", "/logout", url.Values{"_csrf": {csrf}}, "Cookie", "events_session="+ended.Value).want(t, http.StatusSeeOther)
+	planted := "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	for _, jar := range []string{
+		"events_session=" + planted + "; events_session=" + cookie.Value,
+		"events_session=" + cookie.Value + "; events_session=" + planted,
+		"events_session=" + ended.Value + "; events_session=" + cookie.Value, // a logged-out one first
+		"events_session=; events_session=" + cookie.Value,
+	} {
+		s.get("/api/events", "Cookie", jar).want(t, http.StatusOK)
+	}
+	s.get("/api/events", "Cookie", "events_session="+planted+"; events_session="+ended.Value).problem(t, http.StatusUnauthorized)
+	// The same over HTTPS with the __Host- name.
+	https := []string{"X-Forwarded-Proto", "https"}
+	host := login(t, s, https...)
+	s.get("/api/events", append([]string{"Cookie", "__Host-events_session=" + planted + "; __Host-events_session=" + host.Value}, https...)...).want(t, http.StatusOK)
 }

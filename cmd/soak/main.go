@@ -177,7 +177,7 @@ func (c *client) login() (string, error) {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	for _, ck := range resp.Cookies() {
-		if ck.Name == "events_session" {
+		if ck.Name == "__Host-events_session" { // over HTTPS, the __Host- name
 			return ck.Name + "=" + ck.Value, nil
 		}
 	}
