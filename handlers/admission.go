@@ -51,21 +51,35 @@ const (
 // keeps the latency of what is admitted at the time of the work, while the
 // oldest run out their wait and are refused. Nobody waits longer than
 // QueueWait either way.
+//
+// The owner's requests (a valid token or session cookie) wait apart from
+// the anonymous ones and are served before any of them: a flood of
+// requests without credentials (the login page, scanners) can make the
+// owner wait for a slot to turn over, never behind the flood.
 type admission struct {
 	max  int
 	wait time.Duration
 
-	mu      sync.Mutex
-	busy    int             // slots taken
-	waiters []chan struct{} // a stack: the last is served first
+	mu   sync.Mutex
+	busy int // slots taken
+	// waiters of each class, each a stack (the last is served first):
+	// [anonymous], [owner]; the owner's are served first
+	waiters [2][]chan struct{}
 }
+
+// Classes of waiters.
+const (
+	anonymous = 0
+	owner     = 1
+)
 
 func newAdmission(n int, wait time.Duration) *admission {
 	return &admission{max: n, wait: wait}
 }
 
-// acquire takes a slot, waiting up to a.wait; false: none came free.
-func (a *admission) acquire() bool {
+// acquire takes a slot for a request of the class, waiting up to a.wait;
+// false: none came free.
+func (a *admission) acquire(class int) bool {
 	a.mu.Lock()
 	if a.busy < a.max {
 		a.busy++
@@ -73,7 +87,7 @@ func (a *admission) acquire() bool {
 		return true
 	}
 	w := make(chan struct{}, 1)
-	a.waiters = append(a.waiters, w)
+	a.waiters[class] = append(a.waiters[class], w)
 	a.mu.Unlock()
 	t := time.NewTimer(a.wait)
 	defer t.Stop()
@@ -84,25 +98,28 @@ func (a *admission) acquire() bool {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for i, x := range a.waiters { // the oldest time out: near the bottom
+	for i, x := range a.waiters[class] { // the oldest time out: near the bottom
 		if x == w {
-			a.waiters = append(a.waiters[:i], a.waiters[i+1:]...)
+			a.waiters[class] = append(a.waiters[class][:i], a.waiters[class][i+1:]...)
 			return false
 		}
 	}
 	return true // released to this waiter just as its wait ended
 }
 
-// release gives a slot back: to the newest waiter, or free.
+// release gives a slot back: to the newest of the owner's waiters, else to
+// the newest anonymous one, else free.
 func (a *admission) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if n := len(a.waiters); n > 0 {
-		w := a.waiters[n-1]
-		a.waiters[n-1] = nil
-		a.waiters = a.waiters[:n-1]
-		w <- struct{}{} // the slot passes on, still taken
-		return
+	for _, class := range []int{owner, anonymous} {
+		if n := len(a.waiters[class]); n > 0 {
+			w := a.waiters[class][n-1]
+			a.waiters[class][n-1] = nil
+			a.waiters[class] = a.waiters[class][:n-1]
+			w <- struct{}{} // the slot passes on, still taken
+			return
+		}
 	}
 	a.busy--
 }
@@ -121,8 +138,16 @@ func (s *slot) release() { s.once.Do(s.a.release) }
 
 // admit takes a slot for the request, or refuses it with errBusy after the
 // queue wait.
-func (h *Handlers) admit(c *fiber.Ctx) error {
-	if !h.admission.acquire() {
+func (h *Handlers) admit(c *fiber.Ctx) error { return h.inSlot(c, c.Next) }
+
+// inSlot runs next in a work slot, taken for the request's class (the
+// owner's first), or refuses it with errBusy after the queue wait.
+func (h *Handlers) inSlot(c *fiber.Ctx, next func() error) error {
+	class := anonymous
+	if h.credentialed(c) {
+		class = owner
+	}
+	if !h.admission.acquire(class) {
 		return errBusy
 	}
 	s := &slot{a: h.admission}
@@ -132,7 +157,7 @@ func (h *Handlers) admit(c *fiber.Ctx) error {
 			s.release()
 		}
 	}()
-	return c.Next()
+	return next()
 }
 
 // keepSlot keeps the request's slot past its handler, for an answer that is

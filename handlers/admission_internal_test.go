@@ -18,7 +18,7 @@ import (
 func TestAdmissionServesTheNewestWaiterFirst(t *testing.T) {
 	t.Parallel()
 	a := newAdmission(1, 2*time.Second)
-	if !a.acquire() {
+	if !a.acquire(anonymous) {
 		t.Fatal("the free slot was refused")
 	}
 	waiting := func(n int) {
@@ -26,7 +26,7 @@ func TestAdmissionServesTheNewestWaiterFirst(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			a.mu.Lock()
-			got := len(a.waiters)
+			got := len(a.waiters[anonymous])
 			a.mu.Unlock()
 			if got == n {
 				return
@@ -38,9 +38,9 @@ func TestAdmissionServesTheNewestWaiterFirst(t *testing.T) {
 		}
 	}
 	first, second := make(chan bool, 1), make(chan bool, 1)
-	go func() { first <- a.acquire() }()
+	go func() { first <- a.acquire(anonymous) }()
 	waiting(1)
-	go func() { second <- a.acquire() }()
+	go func() { second <- a.acquire(anonymous) }()
 	waiting(2)
 	a.release()
 	select {
@@ -58,12 +58,12 @@ func TestAdmissionServesTheNewestWaiterFirst(t *testing.T) {
 	}
 	a.release()
 	a.mu.Lock()
-	busy, waiters := a.busy, len(a.waiters)
+	busy, waiters := a.busy, len(a.waiters[anonymous])+len(a.waiters[owner])
 	a.mu.Unlock()
 	if busy != 0 || waiters != 0 {
 		t.Fatalf("after every release: %d slots taken, %d waiters", busy, waiters)
 	}
-	if !a.acquire() {
+	if !a.acquire(anonymous) {
 		t.Fatal("the slot given back could not be taken")
 	}
 }
@@ -113,7 +113,7 @@ func TestStreamedAnswerKeepsItsSlot(t *testing.T) {
 	if n := taken(); n != 1 {
 		t.Fatalf("while the stream runs: %d slots taken, want 1", n)
 	}
-	if h.admission.acquire() {
+	if h.admission.acquire(anonymous) {
 		t.Fatal("a second request got the slot the stream holds")
 	}
 	close(gate)
@@ -126,5 +126,59 @@ func TestStreamedAnswerKeepsItsSlot(t *testing.T) {
 			t.Fatal("the slot was not given back when the stream ended")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAdmissionServesTheOwnerFirst: with the one slot taken, an anonymous
+// request that waits and the owner's request that waits longer, a release
+// goes to the owner's, though it is not the newest; the next release goes
+// to the anonymous one.
+func TestAdmissionServesTheOwnerFirst(t *testing.T) {
+	t.Parallel()
+	a := newAdmission(1, 5*time.Second)
+	if !a.acquire(anonymous) {
+		t.Fatal("the free slot was refused")
+	}
+	waiting := func(class, n int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			a.mu.Lock()
+			got := len(a.waiters[class])
+			a.mu.Unlock()
+			if got == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d waiters of class %d, want %d", got, class, n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	owners, anons := make(chan bool, 1), make(chan bool, 1)
+	go func() { owners <- a.acquire(owner) }()
+	waiting(owner, 1)
+	go func() { anons <- a.acquire(anonymous) }()
+	waiting(anonymous, 1)
+	a.release()
+	select {
+	case ok := <-owners:
+		if !ok {
+			t.Fatal("the owner's request was refused")
+		}
+	case <-anons:
+		t.Fatal("the anonymous request was served before the owner's")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the release reached no waiter")
+	}
+	a.release()
+	if ok := <-anons; !ok {
+		t.Fatal("the anonymous request was refused after the owner's was served")
+	}
+	a.release()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.busy != 0 {
+		t.Fatalf("after every release: %d slots taken", a.busy)
 	}
 }

@@ -70,10 +70,8 @@ func (h *Handlers) authenticate(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	a := h.opts.Auth
-	if authz := c.Get(fiber.HeaderAuthorization); authz != "" {
-		// RFC 9110: the scheme is case-insensitive ("bearer" is Bearer)
-		scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " ")
-		if strings.EqualFold(scheme, "Bearer") && a.CheckToken(strings.TrimSpace(token)) {
+	if token, present := bearerToken(c); present {
+		if token != "" && a.CheckToken(token) {
 			return c.Next()
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="events", error="invalid_token"`)
@@ -94,6 +92,43 @@ func (h *Handlers) authenticate(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	return h.loginRequired(c)
+}
+
+// bearerToken is the token of the request's Authorization header; present
+// tells whether it has the header at all (a scheme other than Bearer gives
+// an empty token).
+func bearerToken(c *fiber.Ctx) (token string, present bool) {
+	authz := c.Get(fiber.HeaderAuthorization)
+	if authz == "" {
+		return "", false
+	}
+	// RFC 9110: the scheme is case-insensitive ("bearer" is Bearer)
+	scheme, token, _ := strings.Cut(strings.TrimSpace(authz), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", true
+	}
+	return strings.TrimSpace(token), true
+}
+
+// credentialed reports whether the request carries the owner's credentials
+// as far as they can be checked without the database: a valid API token,
+// or a session cookie whose signature verifies and which has not expired
+// (its row, which a logout deletes, is read later by authenticate). It
+// decides only the order in which requests get a work slot.
+func (h *Handlers) credentialed(c *fiber.Ctx) bool {
+	if !h.authOn() {
+		return false
+	}
+	if token, present := bearerToken(c); present {
+		return token != "" && h.opts.Auth.CheckToken(token)
+	}
+	now := time.Now()
+	for _, value := range cookieSessions(c) {
+		if _, _, ok := h.opts.Auth.Decode(value, now); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // liveSession is the request's session when its cookie is valid and its
