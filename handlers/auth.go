@@ -32,12 +32,25 @@ const (
 	maxSessionCookies = 4
 )
 
-// LoginAttempts is how many failed logins one client address may make in
-// LoginWindow before it is answered 429.
+// LoginAttempts is how many failed logins one client may make in
+// LoginWindow before it is answered 429; a client is an IPv4 address, or
+// an IPv6 /64 (loginKey).
 const (
 	LoginAttempts = 5
 	LoginWindow   = time.Minute
 )
+
+// loginKey is what the login limit counts a client by: an IPv4 address
+// itself, an IPv6 address by its /64, the network one subscriber gets, in
+// which a client may take any of 2^64 addresses.
+func loginKey(client string) string {
+	ip := net.ParseIP(client)
+	if ip == nil || ip.To4() != nil {
+		return client
+	}
+	mask := net.CIDRMask(64, 128)
+	return (&net.IPNet{IP: ip.Mask(mask), Mask: mask}).String()
+}
 
 func (h *Handlers) authOn() bool { return h.opts.Auth != nil && h.opts.Auth.Enabled() }
 
@@ -274,12 +287,13 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		return h.loginPage(c)
 	}
 	ctx, client := c.UserContext(), clientIP(c)
-	n, err := h.svc.LoginAttempt(ctx, client, time.Now(), LoginWindow)
+	key := loginKey(client)
+	n, err := h.svc.LoginAttempt(ctx, key, time.Now(), LoginWindow)
 	if err != nil {
 		return err
 	}
 	if n > LoginAttempts {
-		h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
+		h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client, "counted_as", key)
 		return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
 	}
 	next := returnTo(c.FormValue("next"))
@@ -289,7 +303,7 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		c.Status(fiber.StatusUnauthorized)
 		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
 	}
-	if err := h.svc.LoginSucceeded(ctx, client); err != nil {
+	if err := h.svc.LoginSucceeded(ctx, key); err != nil {
 		return err
 	}
 	s, err := h.opts.Auth.NewSession(time.Now())
