@@ -135,3 +135,59 @@ func TestListeningBeyondLoopbackNeedsAuthentication(t *testing.T) {
 		t.Errorf("EVENTS_AUTH=maybe accepted")
 	}
 }
+
+// TestLoginTurnsKeepOnePace: the pace of logins across all clients, on
+// the one row of login_pace. With 30 a minute, 30 attempts pass at once;
+// the 31st's turn is two seconds after the first, the 32nd's four, each
+// one step later; a turn more than the wait away is not taken (and moves
+// nothing), and says when the next one would come. A successful login
+// gives its turn back. A quiet minute restores the whole burst.
+func TestLoginTurnsKeepOnePace(t *testing.T) {
+	t.Parallel()
+	svc, _, _ := newService(t, time.Now())
+	ctx := t.Context()
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	const limit, wait = 30, 5 * time.Second
+	turn := func(now time.Time) (time.Duration, bool) {
+		t.Helper()
+		at, ok, err := svc.LoginTurn(ctx, now, limit, time.Minute, wait)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at.Sub(now), ok
+	}
+	for i := range limit {
+		if d, ok := turn(t0); !ok || d != 0 {
+			t.Fatalf("attempt %d of the burst: turn in %v (%v), want now", i+1, d, ok)
+		}
+	}
+	for i, want := range []time.Duration{2 * time.Second, 4 * time.Second} {
+		if d, ok := turn(t0); !ok || d != want {
+			t.Errorf("attempt %d beyond the burst: turn in %v (%v), want %v", i+1, d, ok, want)
+		}
+	}
+	// 6 s away: beyond the 5 s wait, refused, and the pace does not move.
+	for range 2 {
+		if d, ok := turn(t0); ok || d != 6*time.Second {
+			t.Errorf("a turn beyond the wait: in %v (taken %v), want refused, next in 6s", d, ok)
+		}
+	}
+	// A second later it is 5 s away: taken.
+	if d, ok := turn(t0.Add(time.Second)); !ok || d != 5*time.Second {
+		t.Errorf("a second later: turn in %v (%v), want 5s", d, ok)
+	}
+	// A successful login gives its turn back: the next is 5 s away again.
+	if err := svc.LoginTurnBack(ctx, t0.Add(time.Second), limit, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := turn(t0.Add(time.Second)); !ok || d != 5*time.Second {
+		t.Errorf("after a turn given back: in %v (%v), want 5s", d, ok)
+	}
+	// A quiet minute later, the burst is whole again.
+	later := t0.Add(3 * time.Minute)
+	for i := range limit {
+		if d, ok := turn(later); !ok || d != 0 {
+			t.Fatalf("attempt %d after a quiet while: turn in %v (%v), want now", i+1, d, ok)
+		}
+	}
+}

@@ -96,3 +96,56 @@ func (s *Service) LoginSucceeded(ctx context.Context, client string) error {
 	_, err := s.db.NewRaw("UPDATE login_attempts SET failures = failures - 1 WHERE client = ? AND failures > 0", client).Exec(ctx)
 	return classify(err)
 }
+
+// LoginTurn takes the turn of one login attempt in the pace of logins
+// across all client addresses: limit attempts in a window pass at once, and
+// beyond them each takes the next turn, one every window/limit (the generic
+// cell rate algorithm, on the one row of login_pace, so all instances on
+// the database keep one pace). A turn more than maxWait after now is not
+// taken: ok is false, and turn is when the next one would be. LoginTurnBack
+// gives a successful login's turn back: only failed logins count.
+func (s *Service) LoginTurn(ctx context.Context, now time.Time, limit int, window, maxWait time.Duration) (turn time.Time, ok bool, err error) {
+	every, burst := loginPace(limit, window)
+	now = now.UTC()
+	var tat time.Time
+	err = s.db.NewRaw(`INSERT INTO login_pace AS p (id, tat) VALUES (true, ?0::timestamptz + ?1 * interval '1 microsecond')
+		ON CONFLICT (id) DO UPDATE SET tat = GREATEST(p.tat, ?0::timestamptz) + ?1 * interval '1 microsecond'
+			WHERE p.tat - ?2 * interval '1 microsecond' <= ?0::timestamptz + ?3 * interval '1 microsecond'
+		RETURNING tat`, now, every.Microseconds(), burst.Microseconds(), maxWait.Microseconds()).Scan(ctx, &tat)
+	if err == nil {
+		// the turn is the earliest time the attempt conforms: the stored
+		// time before this attempt's step, less the burst
+		return latest(now, tat.Add(-every-burst)), true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, classify(err)
+	}
+	// refused: the row stayed as it was
+	err = s.db.NewRaw("SELECT tat FROM login_pace").Scan(ctx, &tat)
+	if errors.Is(err, sql.ErrNoRows) {
+		return now, true, nil
+	}
+	return latest(now, tat.Add(-burst)), false, classify(err)
+}
+
+// LoginTurnBack gives back the turn a successful login took.
+func (s *Service) LoginTurnBack(ctx context.Context, now time.Time, limit int, window time.Duration) error {
+	every, _ := loginPace(limit, window)
+	_, err := s.db.NewRaw("UPDATE login_pace SET tat = GREATEST(tat - ?0 * interval '1 microsecond', ?1::timestamptz)",
+		every.Microseconds(), now.UTC()).Exec(ctx)
+	return classify(err)
+}
+
+// loginPace is the spacing of turns and the burst tolerance of limit
+// attempts a window: limit attempts pass at once after a quiet window.
+func loginPace(limit int, window time.Duration) (every, burst time.Duration) {
+	every = window / time.Duration(max(limit, 1))
+	return every, window - every
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

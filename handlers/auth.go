@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"math"
 	"net"
 	"net/url"
 	"strings"
@@ -32,13 +33,32 @@ const (
 	maxSessionCookies = 4
 )
 
-// LoginAttempts is how many failed logins one client may make in
-// LoginWindow before it is answered 429; a client is an IPv4 address, or
-// an IPv6 /64 (loginKey).
+// The login limits (DESIGN.md, Sessions). LoginAttempts is how many
+// failed logins one client may make in LoginWindow before it is answered
+// 429, before any hashing; a client is an IPv4 address, or an IPv6 /64
+// (loginKey). Across all clients, Options.LoginsPerMinute failed logins
+// (default DefaultLoginsPerMinute) pass at once; beyond them each login
+// waits its turn, one every LoginWindow/LoginsPerMinute, for at most
+// loginTurnWait, else it is answered 503 with Retry-After. The hashing
+// runs in login slots of its own (Options.LoginSlots), never in a work
+// slot, so a flood of logins leaves the owner's requests their slots.
 const (
-	LoginAttempts = 5
-	LoginWindow   = time.Minute
+	LoginAttempts          = 5
+	LoginWindow            = time.Minute
+	DefaultLoginsPerMinute = 30
+	// loginTurnWait is the longest a login waits for its turn (at most
+	// half the request's deadline).
+	loginTurnWait = 5 * time.Second
 )
+
+// loginWaitError refuses a login that found no login slot free within the
+// queue wait, or whose turn is further than loginTurnWait: 503, Retry-After
+// after seconds, nothing checked. It is errBusy, so refusals in a flood are
+// not logged one by one.
+type loginWaitError struct{ after int }
+
+func (e *loginWaitError) Error() string { return "logins are waiting their turn" }
+func (e *loginWaitError) Unwrap() error { return errBusy }
 
 // loginKey is what the login limit counts a client by: an IPv4 address
 // itself, an IPv6 address by its /64, the network one subscriber gets, in
@@ -279,22 +299,64 @@ func (h *Handlers) loginPage(c *fiber.Ctx) error {
 }
 
 // login: POST /login with the password. A failure says only that it
-// failed, and is logged with the client's address. A client address that
-// has failed LoginAttempts times in LoginWindow is answered 429, by every
-// instance on the database (the count is a row of login_attempts).
+// failed, and is logged with the client's address. It runs in a login slot
+// (h.logins), never a work slot, in this order: a client (loginKey) that
+// has failed LoginAttempts times in LoginWindow is answered 429 before any
+// hashing, by every instance on the database (the count is a row of
+// login_attempts); then the login takes its turn in the pace of logins
+// across all clients (login_pace), waiting for it without a slot, or is
+// answered 503 when it is too far; then the password is hashed.
 func (h *Handlers) login(c *fiber.Ctx) error {
 	if !h.authOn() || !h.opts.Auth.HasPassword() {
 		return h.loginPage(c)
 	}
 	ctx, client := c.UserContext(), clientIP(c)
 	key := loginKey(client)
-	n, err := h.svc.LoginAttempt(ctx, key, time.Now(), LoginWindow)
+	held := false
+	take := func() bool { held = h.logins.acquire(anonymous); return held }
+	give := func() {
+		if held {
+			held = false
+			h.logins.release()
+		}
+	}
+	defer give()
+	if !take() {
+		return &loginWaitError{after: busyRetryAfter}
+	}
+	now := time.Now()
+	n, err := h.svc.LoginAttempt(ctx, key, now, LoginWindow)
 	if err != nil {
 		return err
 	}
 	if n > LoginAttempts {
 		h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client, "counted_as", key)
 		return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
+	}
+	turn, ok, err := h.svc.LoginTurn(ctx, now, h.opts.LoginsPerMinute, LoginWindow, h.loginTurnWait())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// no password was checked: the attempt does not count against the
+		// client (an owner retrying during a flood is not locked out by it)
+		if err := h.svc.LoginSucceeded(ctx, key); err != nil {
+			return err
+		}
+		return &loginWaitError{after: int(math.Ceil(turn.Sub(now).Seconds()))}
+	}
+	if wait := time.Until(turn); wait > 0 {
+		give() // the turn is waited for without a slot
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return &loginWaitError{after: busyRetryAfter}
+		}
+		if !take() {
+			return &loginWaitError{after: busyRetryAfter}
+		}
 	}
 	next := returnTo(c.FormValue("next"))
 	// the password from the body only: a URL is logged and kept in history
@@ -304,6 +366,9 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
 	}
 	if err := h.svc.LoginSucceeded(ctx, key); err != nil {
+		return err
+	}
+	if err := h.svc.LoginTurnBack(ctx, time.Now(), h.opts.LoginsPerMinute, LoginWindow); err != nil {
 		return err
 	}
 	s, err := h.opts.Auth.NewSession(time.Now())
@@ -332,4 +397,10 @@ func (h *Handlers) logout(c *fiber.Ctx) error {
 		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: name == hostSessionCookie,
 	})
 	return c.Redirect("/login", fiber.StatusSeeOther)
+}
+
+// loginTurnWait is the longest a login waits for its turn: loginTurnWait,
+// or half the request's deadline when that is shorter.
+func (h *Handlers) loginTurnWait() time.Duration {
+	return min(loginTurnWait, h.opts.RequestTimeout/2)
 }

@@ -40,6 +40,7 @@ func problemFor(err error) problem {
 		field models.FieldErrors
 		ferr  *fiber.Error
 		stale *app.PreconditionError
+		wait  *loginWaitError
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
@@ -73,6 +74,9 @@ func problemFor(err error) problem {
 	case errors.Is(err, app.ErrDiskFull):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
 		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
+	case errors.As(err, &wait): // before errBusy, which it wraps
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, max(wait.after, 1)
+		p.Detail = "Many logins are being tried, so each waits its turn; the password was not checked. Try again in " + plural(p.RetryAfter, "second") + "."
 	case errors.Is(err, errBusy):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, busyRetryAfter
 		p.Detail = "The service is busy with other requests; nothing was done. Try again in a moment."

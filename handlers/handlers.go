@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -51,6 +52,13 @@ type Options struct {
 	// Retry-After (default 500ms). See admission.go.
 	MaxInFlight int
 	QueueWait   time.Duration
+	// LoginSlots is how many logins may check a password at once, in slots
+	// of their own (default: one per two CPUs, at least one); a login waits
+	// QueueWait for one. LoginsPerMinute is how many failed logins a minute
+	// across all clients pass at once, beyond which each login waits its
+	// turn (default DefaultLoginsPerMinute). See auth.go.
+	LoginSlots      int
+	LoginsPerMinute int
 }
 
 // Handlers serves the routes over one app.Service.
@@ -60,8 +68,9 @@ type Handlers struct {
 	log  *slog.Logger
 	// static is the files of static/, hashed and compressed at start
 	static *assets
-	// admission bounds the requests doing work at once
-	admission *admission
+	// admission bounds the requests doing work at once; logins the logins
+	// checking a password at once
+	admission, logins *admission
 	// views are the templates (templates.go), for the answers that draw
 	// their rows beside them (splice.go)
 	views fiber.Views
@@ -90,7 +99,14 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = defaultQueueWait
 	}
-	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait)}
+	if opts.LoginSlots <= 0 {
+		opts.LoginSlots = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if opts.LoginsPerMinute <= 0 {
+		opts.LoginsPerMinute = DefaultLoginsPerMinute
+	}
+	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait),
+		logins: newAdmission(opts.LoginSlots, opts.QueueWait)}
 	files, err := embeddedAssets()
 	if err != nil {
 		return nil, err
@@ -162,13 +178,19 @@ func (h *Handlers) routes(f *fiber.App) {
 
 	// Without a password or a token, only this machine is served (auth.go).
 	f.Use(h.loopbackOnly)
+	// A login checks its password in a login slot (LoginSlots), never in a
+	// work slot: a flood of logins leaves the work slots to the owner. The
+	// login page is work like any other page.
+	route(f, "/login", map[string]fiber.Handler{
+		"GET":  func(c *fiber.Ctx) error { return h.inSlot(c, func() error { return h.loginPage(c) }) },
+		"POST": h.login,
+	})
 
 	// Everything below does work: at most MaxInFlight at once, the excess
-	// refused with 503 after a short wait (admission.go). What is above
-	// never waits.
+	// refused with 503 after a short wait, the owner's requests admitted
+	// before anonymous ones (admission.go). What is above never waits.
 	f.Use(h.admit)
 	f.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/events") })
-	route(f, "/login", map[string]fiber.Handler{"GET": h.loginPage, "POST": h.login})
 
 	// Everything below needs the owner, when authentication is on.
 	f.Use(h.authenticate)
