@@ -50,6 +50,34 @@ func TestSearchAPI(t *testing.T) {
 	s.get("/api/events/today?q=x").problem(t, http.StatusBadRequest, "q")
 }
 
+// TestSearchTakesEightWords: q holds at most 8 words, on the listing, its
+// export and the search page; a ninth is 400 naming q with a sentence that
+// says how many it takes. Each word is a condition every candidate row is
+// checked against (a word of one or two characters makes no trigram, so the
+// index cannot narrow it): 66 such words ran a listing to its deadline and
+// an export for minutes. Spaces around and between words are no words.
+func TestSearchTakesEightWords(t *testing.T) {
+	s := newServer(t)
+	hit := s.create(`{"kind":"task","title":"a b c d e f g h","description":"회의"}`)
+	eight := url.QueryEscape("  a b c d  e f g 회의 ")
+	nine := url.QueryEscape("a b c d e f g h 회의")
+	if got := s.get("/api/events?q=" + eight).page(t); len(got.Items) != 1 || got.Items[0].ID != hit.ID {
+		t.Errorf("eight words: %v, want the one event", ids(got.Items))
+	}
+	s.get("/api/events/export?q="+eight).want(t, http.StatusOK)
+	s.get("/events/search?q="+eight).want(t, http.StatusOK)
+	for _, target := range []string{"/api/events?q=" + nine, "/api/events/export?q=" + nine} {
+		p := s.get(target).problem(t, http.StatusBadRequest, "q")
+		if !strings.Contains(p.Detail, "9 words") || !strings.Contains(p.Detail, "at most 8") {
+			t.Errorf("GET %s: %q does not say the words are too many", target, p.Detail)
+		}
+	}
+	if body := s.get("/events/search?q="+nine).want(t, http.StatusBadRequest).Body; !strings.Contains(string(body), "at most 8") {
+		t.Errorf("the search page with nine words does not say why:\n%s", body)
+	}
+	s.get("/api/events?q="+url.QueryEscape(strings.Repeat("x ", 66))).problem(t, http.StatusBadRequest, "q")
+}
+
 // exportCorpus creates events whose text needs CSV quoting, in Korean too,
 // with a history of more than one row.
 func exportCorpus(s *server) []event {

@@ -27,8 +27,15 @@ const (
 	ListExport   Listing = "export"   // GET /api/events/export: the filters of events, no page
 )
 
-// MaxSearch is the longest q, in characters.
-const MaxSearch = 200
+// MaxSearch is the longest q, in characters; MaxSearchWords the most words
+// it may hold. Each word is one more condition every candidate row is
+// checked against, and a word too short for a trigram (one or two
+// characters) cannot narrow the search index at all: a q of 66 such words
+// ran a listing to its deadline and an export for minutes.
+const (
+	MaxSearch      = 200
+	MaxSearchWords = 8
+)
 
 // Page sizes of every list.
 const (
@@ -131,6 +138,9 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 			return lq, BadRequest("q", "must be at most %d characters", MaxSearch)
 		}
 		lq.Words = strings.Fields(v) // a q of spaces only filters nothing
+		if n := len(lq.Words); n > MaxSearchWords {
+			return lq, BadRequest("q", "has %d words, and a search takes at most %d (every word must occur in the title or the description)", n, MaxSearchWords)
+		}
 	}
 	for _, p := range []struct {
 		name string
