@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -81,9 +82,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 // exportStream is the body of an export, encoded a batch at a time.
 // fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo): one
 // chunk and one write a batch, from the handler's own goroutine. Read gives
-// the same bytes to any other reader. A batch that cannot be read or
-// encoded ends the file short, and the log says why: the status and part of
-// the file are already sent.
+// the same bytes to any other reader. When a batch cannot be read, WriteTo
+// and Read return the error: the status and part of the file are already
+// sent, so fasthttp closes the connection without the chunk that ends a
+// chunked answer, the client sees an error rather than a file that looks
+// whole, and the log says why.
 type exportStream struct {
 	csv       bool
 	events    []models.Event // the batch to encode next
@@ -96,6 +99,7 @@ type exportStream struct {
 	release      func() // gives the request's slot back
 
 	started, done bool
+	err           error        // why the file ends short
 	buf           bytes.Buffer // the encoded batch
 }
 
@@ -118,7 +122,8 @@ func (s *exportStream) fill() bool {
 		after := s.events[len(s.events)-1].ID
 		var err error
 		if s.events, s.histories, err = s.next(); err != nil {
-			s.log.Error("export: reading a batch", "after", after, "err", err)
+			s.log.Error("export: reading a batch failed; the answer is aborted", "after", after, "err", err)
+			s.err = fmt.Errorf("export: reading the batch after id %d: %w", after, err)
 			s.done = true
 			return false
 		}
@@ -162,7 +167,7 @@ func (s *exportStream) WriteTo(w io.Writer) (int64, error) {
 			return total, err // the client went away
 		}
 	}
-	return total, nil
+	return total, s.err
 }
 
 // Close gives the request's slot back: fasthttp calls it once the answer
@@ -178,6 +183,9 @@ func (s *exportStream) SupportsBodyWriteTo() bool { return true }
 func (s *exportStream) Read(p []byte) (int, error) {
 	for s.buf.Len() == 0 {
 		if !s.fill() {
+			if s.err != nil {
+				return 0, s.err
+			}
 			return 0, io.EOF
 		}
 	}
