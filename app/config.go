@@ -34,6 +34,9 @@ type Config struct {
 	// them before it is refused with 503.
 	MaxInFlight int
 	QueueWait   time.Duration
+	// ExportTimeout (EVENTS_EXPORT_TIMEOUT) is the deadline of an export's
+	// whole run: a file not whole by then is aborted.
+	ExportTimeout time.Duration
 }
 
 // DefaultZone is the zone of the day-based listings and of all-day dates
@@ -94,6 +97,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	wait := get("EVENTS_QUEUE_WAIT", "500ms")
 	if c.QueueWait, err = time.ParseDuration(wait); err != nil || c.QueueWait < time.Millisecond || c.QueueWait > 10*time.Second {
 		errs = append(errs, fmt.Errorf("EVENTS_QUEUE_WAIT must be a duration from 1ms to 10s, such as 500ms, not %q", wait))
+	}
+	export := get("EVENTS_EXPORT_TIMEOUT", "5m")
+	if c.ExportTimeout, err = time.ParseDuration(export); err != nil || c.ExportTimeout < time.Second || c.ExportTimeout > 24*time.Hour {
+		errs = append(errs, fmt.Errorf("EVENTS_EXPORT_TIMEOUT must be a duration from 1s to 24h, such as 5m, not %q", export))
 	}
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))

@@ -77,6 +77,9 @@ func problemFor(err error) problem {
 	case errors.As(err, &wait): // before errBusy, which it wraps
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, max(wait.after, 1)
 		p.Detail = "Many logins are being tried, so each waits its turn; the password was not checked. Try again in " + plural(p.RetryAfter, "second") + "."
+	case errors.Is(err, errExportsBusy):
+		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, exportRetryAfter
+		p.Detail = "The service runs at most " + strconv.Itoa(maxExports) + " exports at once, and that many are running; nothing was done. Try again when one has finished."
 	case errors.Is(err, errBusy):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, busyRetryAfter
 		p.Detail = "The service is busy with other requests; nothing was done. Try again in a moment."

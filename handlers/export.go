@@ -3,10 +3,13 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -23,12 +26,38 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 	"ndjson": {"ndjson", "application/x-ndjson"},
 }
 
+// maxExports is how many exports run at once in one service. An export
+// holds one of the admission's slots for as long as its client reads
+// (admission.go), and its batches come back to the database again and
+// again: 20 slow export readers once held every slot, and the owner lost a
+// third of the answers. A third export is refused at once rather than
+// queued: it would wait for minutes, not the moment a slot takes.
+const maxExports = 2
+
+// exportRetryAfter is the Retry-After (seconds) of an export refused
+// because maxExports run.
+const exportRetryAfter = 10
+
+// errExportsBusy: maxExports exports are running (503 with Retry-After).
+// It is an errBusy too: a refusal for want of room, not a failure to log.
+var errExportsBusy = fmt.Errorf("%w: %d exports are running", errBusy, maxExports)
+
+// exportPiece is the most an export writes to the connection at once. The
+// write deadline moves on before each piece, so a client is cut off once it
+// has taken nothing for the write timeout, while one that reads, however
+// slowly, keeps going until the export's own deadline.
+const exportPiece = 128 << 10
+
 // export: GET /api/events/export?format=csv|ndjson with the filters of
 // GET /api/events (DESIGN.md, Export). The answer is streamed: the events
 // are read a batch at a time in id order and written as they come, so its
-// memory does not grow with their number. Each batch has the request's
-// deadline of its own, and the connection's write deadline moves on with
-// each batch: a long export that keeps going is not cut off.
+// memory does not grow with their number. At most maxExports run at once;
+// each has one deadline for its whole run (Options.ExportTimeout), and each
+// batch also ends at the request deadline. A client that stops reading for
+// the write timeout is cut off, and an export that fails after its first
+// byte (a batch that cannot be read, the deadline) is aborted: the
+// connection closes without the chunk that ends the answer, so the client
+// sees an error, never a file that looks whole.
 func (h *Handlers) export(c *fiber.Ctx) error {
 	values, err := queryValues(c)
 	if err != nil {
@@ -50,12 +79,31 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	// An error before the first byte is an ordinary error answer.
-	x, err := h.svc.StartExport(c.UserContext(), q, name == "ndjson")
+	select {
+	case h.exports <- struct{}{}:
+	default:
+		return errExportsBusy
+	}
+	deadline := time.Now().Add(h.opts.ExportTimeout)
+	run, cancel := context.WithDeadline(context.Background(), deadline)
+	var once sync.Once
+	end := func() { once.Do(func() { cancel(); <-h.exports }) }
+	streaming := false
+	defer func() {
+		if !streaming {
+			end()
+		}
+	}()
+	// An error before the first byte is an ordinary error answer. The
+	// first batch ends at the request's deadline, or the export's if it
+	// comes first.
+	first, firstCancel := context.WithDeadline(c.UserContext(), deadline)
+	defer firstCancel()
+	x, err := h.svc.StartExport(first, q, name == "ndjson")
 	if err != nil {
 		return err
 	}
-	first, hist, err := h.svc.ExportBatch(c.UserContext(), x, app.ExportBatchSize)
+	events, hist, err := h.svc.ExportBatch(first, x, app.ExportBatchSize)
 	if err != nil {
 		return err
 	}
@@ -64,14 +112,17 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="events-`+date+`.`+format.ext+`"`)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	svc, timeout := h.svc, h.opts.RequestTimeout
+	// The stream reads its further batches after the handler returned: it
+	// keeps the request's slot (admission.go) and the export's until it
+	// ends.
+	slot := keepSlot(c)
+	streaming = true
 	c.Context().SetBodyStream(&exportStream{
-		csv: name == "csv", events: first, histories: hist,
-		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, log: h.log,
-		// The stream reads its further batches after the handler returned:
-		// it keeps the request's slot until it ends (admission.go).
-		release: keepSlot(c),
+		csv: name == "csv", events: events, histories: hist,
+		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, deadline: deadline, log: h.log,
+		release: func() { end(); slot() },
 		next: func() ([]models.Event, [][]models.History, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			ctx, cancel := context.WithTimeout(run, timeout)
 			defer cancel()
 			return svc.ExportBatch(app.WithStatementDeadline(ctx), x, app.ExportBatchSize)
 		},
@@ -80,13 +131,12 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 }
 
 // exportStream is the body of an export, encoded a batch at a time.
-// fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo): one
-// chunk and one write a batch, from the handler's own goroutine. Read gives
-// the same bytes to any other reader. When a batch cannot be read, WriteTo
-// and Read return the error: the status and part of the file are already
-// sent, so fasthttp closes the connection without the chunk that ends a
-// chunked answer, the client sees an error rather than a file that looks
-// whole, and the log says why.
+// fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo), from the
+// handler's own goroutine, in pieces of at most exportPiece. Read gives the
+// same bytes to any other reader. When the file cannot be finished (a batch
+// that cannot be read, the export's deadline, a client that stopped
+// reading), WriteTo and Read return the error: fasthttp then closes the
+// connection without the last chunk, and the log says why.
 type exportStream struct {
 	csv       bool
 	events    []models.Event // the batch to encode next
@@ -94,9 +144,10 @@ type exportStream struct {
 	next      func() ([]models.Event, [][]models.History, error) // the batch after the last
 
 	conn         net.Conn
-	writeTimeout time.Duration
+	writeTimeout time.Duration // the longest a client may take nothing
+	deadline     time.Time     // the export's: the whole file by then
 	log          *slog.Logger
-	release      func() // gives the request's slot back
+	release      func() // gives the request's slot and the export's back
 
 	started, done bool
 	err           error        // why the file ends short
@@ -149,25 +200,56 @@ func (s *exportStream) fill() bool {
 		}
 		s.buf.Write(line)
 	}
-	// A long export that keeps going is not cut off: the connection's
-	// write deadline moves on with each batch.
-	if s.conn != nil && s.writeTimeout > 0 {
-		_ = s.conn.SetWriteDeadline(time.Now().Add(s.writeTimeout))
-	}
 	return true
 }
 
-// WriteTo writes the whole file to w, a batch a write.
+// WriteTo writes the whole file to w, a batch at a time in pieces of at
+// most exportPiece, each under a write deadline that has moved on: the
+// write timeout from now, or the export's deadline if it comes first.
 func (s *exportStream) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for s.fill() {
-		n, err := w.Write(s.buf.Bytes())
-		total += int64(n)
-		if err != nil {
-			return total, err // the client went away
+		for b := s.buf.Bytes(); len(b) > 0; {
+			piece := b[:min(len(b), exportPiece)]
+			b = b[len(piece):]
+			now := time.Now()
+			if !now.Before(s.deadline) {
+				return total, s.cut(errExportDeadline, total)
+			}
+			if s.conn != nil {
+				d := now.Add(s.writeTimeout)
+				if d.After(s.deadline) {
+					d = s.deadline
+				}
+				_ = s.conn.SetWriteDeadline(d)
+			}
+			n, err := w.Write(piece)
+			total += int64(n)
+			if err != nil {
+				return total, s.cut(err, total)
+			}
 		}
 	}
 	return total, s.err
+}
+
+// errExportDeadline: the export's deadline (Options.ExportTimeout) passed
+// before the file was whole.
+var errExportDeadline = errors.New("the export's deadline passed")
+
+// cut ends the file short after a failed write, saying why in the log.
+func (s *exportStream) cut(err error, written int64) error {
+	s.done = true
+	why := "the client went away"
+	switch {
+	case !time.Now().Before(s.deadline):
+		why, err = "the export's deadline passed", errExportDeadline
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		why = "the client took nothing for the write timeout"
+	}
+	s.log.Warn("export: cut off; the answer is aborted", "why", why, "written", written)
+	s.err = err
+	return err
 }
 
 // Close gives the request's slot back: fasthttp calls it once the answer

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -98,6 +100,19 @@ func getExport(t *testing.T, target string) *http.Response {
 	return res
 }
 
+// countLogged counts the lines of the log with the message msg and the
+// reason why.
+func countLogged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) int {
+	t.Helper()
+	n := 0
+	for _, l := range logLines(t, logs) {
+		if l["msg"] == msg && l["why"] == why {
+			n++
+		}
+	}
+	return n
+}
+
 // logged returns the time of the first line of the log with the message
 // msg and, when why is given, that reason; the zero time when none has.
 func logged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) time.Time {
@@ -121,18 +136,21 @@ func logged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) time.Time {
 // rows sent before are whole. The batch fails for real: another
 // connection takes an exclusive lock on the table once the head has
 // arrived, and the batch waits on it until its deadline, the request
-// timeout (1 s). Before, the file ended cleanly after the first batch's
-// 1,000 rows of 1,005. Afterwards the next export is whole.
+// timeout (1 s) or the export's whole deadline (3 s) when that comes
+// first (before, a batch had no deadline but its own: 30 s). Before, the
+// file ended cleanly after the first batch's 1,000 rows of 1,005. Afterwards the slot
+// is free: the next export is whole.
 func TestExportFailingMidwayIsAborted(t *testing.T) {
 	for _, c := range []struct {
-		name             string
-		request, failsBy time.Duration
+		name                     string
+		request, export, failsBy time.Duration
 	}{
-		{"the request deadline", time.Second, 6 * time.Second},
+		{"the request deadline", time.Second, 5 * time.Minute, 6 * time.Second},
+		{"the export's deadline", 30 * time.Second, 3 * time.Second, 8 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			base, _, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: c.request})
+			base, _, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: c.request, ExportTimeout: c.export})
 			fatEvents(t, dsn)
 			began := time.Now()
 			res := getExport(t, base+"/api/events/export")
@@ -162,5 +180,150 @@ func TestExportFailingMidwayIsAborted(t *testing.T) {
 				t.Errorf("the export after: %d, %v, %d lines", res.StatusCode, err, bytes.Count(body, []byte("\r\n")))
 			}
 		})
+	}
+}
+
+// TestExportsCannotStarveTheOwner: 20 clients ask for an export at once
+// and read nothing. Two exports run; the other 18 are refused at once with
+// 503, Retry-After and problem details, and the owner's listings are
+// answered meanwhile. A reader that takes nothing for the write timeout
+// (1 s here, 30 s in the service) is cut off: its answer is aborted, its
+// export's slot is free again, and it holds no connection of the pool
+// while it stalls or after. Before, all 20 ran and held 20 slots of work.
+func TestExportsCannotStarveTheOwner(t *testing.T) {
+	t.Parallel()
+	const writeTimeout = time.Second
+	base, db, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: requestTimeout, WriteTimeout: writeTimeout, MaxInFlight: 40})
+	fatEvents(t, dsn)
+	var (
+		mu       sync.Mutex
+		running  []*http.Response
+		refused  int
+		wg       sync.WaitGroup
+		problems []string
+	)
+	began := time.Now()
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := exportClient.Get(base + "/api/events/export")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if res.StatusCode == http.StatusOK {
+				running = append(running, res)
+				return
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			refused++
+			if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "10" ||
+				res.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(b), "at most 2 exports at once") {
+				problems = append(problems, res.Status+" Retry-After "+res.Header.Get("Retry-After")+" "+string(b))
+			}
+		}()
+	}
+	wg.Wait()
+	refusedIn := time.Since(began)
+	for _, res := range running {
+		t.Cleanup(func() { res.Body.Close() })
+	}
+	if len(running) != 2 || refused != 18 {
+		t.Fatalf("20 exports at once: %d ran, %d refused; want 2 and 18", len(running), refused)
+	}
+	for _, p := range problems {
+		t.Errorf("a refused export: %s", p)
+	}
+	if refusedIn > 5*time.Second {
+		t.Errorf("the refusals took %s: they should not wait", refusedIn)
+	}
+	for range 10 {
+		call(t, "GET", base+"/api/events?limit=5", "", "").want(t, http.StatusOK)
+	}
+	if n := db.Stats().InUse; n != 0 {
+		t.Errorf("while two exports stall, %d connections of the pool are in use, want 0", n)
+	}
+	// Both stalled readers are cut off after the write timeout; then two
+	// exports run again.
+	const cutOff = "export: cut off; the answer is aborted"
+	for countLogged(t, logs, cutOff, "the client took nothing for the write timeout") < 2 {
+		if time.Since(began) > 6*writeTimeout+3*time.Second {
+			t.Fatalf("the stalled readers are not cut off after the write timeout (%s):\n%s", time.Since(began), logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if took := time.Since(began); took < writeTimeout {
+		t.Errorf("the stalled readers were cut off after %s, before the write timeout", took)
+	}
+	for i, res := range running {
+		if _, err := io.ReadAll(res.Body); err == nil {
+			t.Errorf("stalled reader %d read a whole file after it was cut off", i+1)
+		}
+	}
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := exportClient.Get(base + "/api/events/export?kind=calendar_event")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			if _, err := io.ReadAll(res.Body); res.StatusCode != http.StatusOK || err != nil {
+				t.Errorf("an export after the cut: %d, %v", res.StatusCode, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := db.Stats().InUse; n != 0 {
+		t.Errorf("after the cut, %d connections of the pool are in use, want 0", n)
+	}
+}
+
+// TestExportDeadlineEndsASlowRun: a client that keeps reading, but too
+// slowly for the whole file to go out before the export's deadline
+// (2 s here; EVENTS_EXPORT_TIMEOUT, 5 minutes, in the service), is cut off
+// at the deadline and its answer aborted, though it never stopped reading
+// for the write timeout (30 s). Before, each batch had a deadline of its
+// own, and a reader that kept taking a little ran for as long as it liked.
+func TestExportDeadlineEndsASlowRun(t *testing.T) {
+	t.Parallel()
+	const deadline = 2 * time.Second
+	base, _, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: requestTimeout, ExportTimeout: deadline})
+	fatEvents(t, dsn)
+	began := time.Now()
+	res := getExport(t, base+"/api/events/export")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("export: %d", res.StatusCode)
+	}
+	// 64 KB every 50 ms: 1.3 MB a second, some 8 s for the whole file.
+	buf := make([]byte, 64<<10)
+	var n int
+	var err error
+	for err == nil && time.Since(began) < 30*time.Second {
+		for got := 0; got < len(buf) && err == nil; {
+			var m int
+			m, err = res.Body.Read(buf[got:])
+			got += m
+			n += m
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !errors.Is(err, io.ErrUnexpectedEOF) || n > 10<<20 {
+		t.Errorf("the slow reader: %v after %d bytes, want unexpected EOF before the whole file", err, n)
+	}
+	// The client reads on what the kernel's buffers held when the server
+	// closed: the cut itself is the time of the log line.
+	at := logged(t, logs, "export: cut off; the answer is aborted", "the export's deadline passed")
+	if at.IsZero() {
+		t.Fatalf("the log does not say the deadline passed:\n%s", logs)
+	}
+	if took := at.Sub(began); took < deadline || took > deadline+3*time.Second {
+		t.Errorf("the slow reader was cut off after %s, want at the export's deadline (%s)", took, deadline)
 	}
 }

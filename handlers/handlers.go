@@ -59,6 +59,9 @@ type Options struct {
 	// turn (default DefaultLoginsPerMinute). See auth.go.
 	LoginSlots      int
 	LoginsPerMinute int
+	// ExportTimeout is the deadline of an export's whole run, its reading
+	// and its writing (default 5m): a file not whole by then is aborted.
+	ExportTimeout time.Duration
 }
 
 // Handlers serves the routes over one app.Service.
@@ -71,6 +74,8 @@ type Handlers struct {
 	// admission bounds the requests doing work at once; logins the logins
 	// checking a password at once
 	admission, logins *admission
+	// exports holds a token per export running (export.go)
+	exports chan struct{}
 	// views are the templates (templates.go), for the answers that draw
 	// their rows beside them (splice.go)
 	views fiber.Views
@@ -88,7 +93,8 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		p   *time.Duration
 		def time.Duration
 	}{{&opts.RequestTimeout, 10 * time.Second}, {&opts.ReadTimeout, 30 * time.Second},
-		{&opts.WriteTimeout, 30 * time.Second}, {&opts.IdleTimeout, 60 * time.Second}} {
+		{&opts.WriteTimeout, 30 * time.Second}, {&opts.IdleTimeout, 60 * time.Second},
+		{&opts.ExportTimeout, 5 * time.Minute}} {
 		if *d.p == 0 {
 			*d.p = d.def
 		}
@@ -106,7 +112,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		opts.LoginsPerMinute = DefaultLoginsPerMinute
 	}
 	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait),
-		logins: newAdmission(opts.LoginSlots, opts.QueueWait)}
+		logins: newAdmission(opts.LoginSlots, opts.QueueWait), exports: make(chan struct{}, maxExports)}
 	files, err := embeddedAssets()
 	if err != nil {
 		return nil, err

@@ -275,6 +275,7 @@ func serve(logger *slog.Logger) error {
 		DatabaseFault:  fault,
 		MaxInFlight:    cfg.MaxInFlight,
 		QueueWait:      cfg.QueueWait,
+		ExportTimeout:  cfg.ExportTimeout,
 	})
 	if err != nil {
 		return err

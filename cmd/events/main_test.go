@@ -346,6 +346,7 @@ func TestBadConfigurationStops(t *testing.T) {
 		{"EVENTS_SHUTDOWN_TIMEOUT=forever", "EVENTS_SHUTDOWN_TIMEOUT must be a duration"},
 		{"EVENTS_MAX_IN_FLIGHT=0", "EVENTS_MAX_IN_FLIGHT must be a number of requests"},
 		{"EVENTS_QUEUE_WAIT=1h", "EVENTS_QUEUE_WAIT must be a duration"},
+		{"EVENTS_EXPORT_TIMEOUT=forever", "EVENTS_EXPORT_TIMEOUT must be a duration"},
 		{"EVENTS_TRUSTED_PROXIES=nginx", "EVENTS_TRUSTED_PROXIES must list"},
 		{"DATABASE_URL=mysql://x", "DATABASE_URL must be a postgres:// URL"},
 		{"HOST=0.0.0.0", "refusing to listen on 0.0.0.0 without authentication"},
