@@ -327,3 +327,25 @@ func TestExportDeadlineEndsASlowRun(t *testing.T) {
 		t.Errorf("the slow reader was cut off after %s, want at the export's deadline (%s)", took, deadline)
 	}
 }
+
+// TestSearchEndsAtTheRequestDeadline: a search runs under the request's
+// deadline (1 s here), on the listing and the search page: when its
+// statement cannot finish (here it waits on a lock another connection
+// holds on the table), PostgreSQL ends it at the deadline and the answer is
+// 503, though the sessions' own statement timeout is 30 s.
+func TestSearchEndsAtTheRequestDeadline(t *testing.T) {
+	t.Parallel()
+	s, dsn := deadlineServer(t, 30*time.Second, time.Second)
+	s.create(`{"kind":"task","title":"주간 회의 준비"}`)
+	_, tx := holdTx(t, dsn)
+	if _, err := tx.Exec("LOCK TABLE events IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/api/events?q=a+b+c+d+e+f+g+%ED%9A%8C%EC%9D%98", "/events/search?q=%ED%9A%8C%EC%9D%98"} {
+		began := time.Now()
+		a := s.get(target)
+		if took := time.Since(began); a.Status != http.StatusServiceUnavailable || took > 5*time.Second {
+			t.Errorf("GET %s with the table locked: %d after %s, want 503 at the deadline (1 s)", target, a.Status, took)
+		}
+	}
+}
