@@ -34,6 +34,9 @@ type Config struct {
 	// them before it is refused with 503.
 	MaxInFlight int
 	QueueWait   time.Duration
+	// MaxExports (EVENTS_MAX_EXPORTS) is how many exports may run at once
+	// (default 2): each holds a work slot for as long as its client reads.
+	MaxExports int
 	// ExportTimeout (EVENTS_EXPORT_TIMEOUT) is the deadline of an export's
 	// whole run: a file not whole by then is aborted.
 	ExportTimeout time.Duration
@@ -97,6 +100,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	wait := get("EVENTS_QUEUE_WAIT", "500ms")
 	if c.QueueWait, err = time.ParseDuration(wait); err != nil || c.QueueWait < time.Millisecond || c.QueueWait > 10*time.Second {
 		errs = append(errs, fmt.Errorf("EVENTS_QUEUE_WAIT must be a duration from 1ms to 10s, such as 500ms, not %q", wait))
+	}
+	exports := get("EVENTS_MAX_EXPORTS", "2")
+	if c.MaxExports, err = strconv.Atoi(exports); err != nil || c.MaxExports < 1 || c.MaxExports > 64 {
+		errs = append(errs, fmt.Errorf("EVENTS_MAX_EXPORTS must be a number of exports from 1 to 64, not %q", exports))
 	}
 	export := get("EVENTS_EXPORT_TIMEOUT", "5m")
 	if c.ExportTimeout, err = time.ParseDuration(export); err != nil || c.ExportTimeout < time.Second || c.ExportTimeout > 24*time.Hour {

@@ -26,3 +26,22 @@ func TestExportTimeoutFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxExportsFromEnv: EVENTS_MAX_EXPORTS is how many exports run at
+// once, 2 when unset; a value that is no number, or outside 1 to 64, stops
+// the start with a sentence naming it.
+func TestMaxExportsFromEnv(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	for v, want := range map[string]int{"": 2, "1": 1, "16": 16} {
+		cfg, err := app.ConfigFromEnv(env(map[string]string{"EVENTS_MAX_EXPORTS": v}))
+		if err != nil || cfg.MaxExports != want {
+			t.Errorf("EVENTS_MAX_EXPORTS=%q: %d, %v; want %d", v, cfg.MaxExports, err, want)
+		}
+	}
+	for _, v := range []string{"two", "0", "65", "-1"} {
+		_, err := app.ConfigFromEnv(env(map[string]string{"EVENTS_MAX_EXPORTS": v}))
+		if err == nil || !strings.Contains(err.Error(), "EVENTS_MAX_EXPORTS must be a number of exports from 1 to 64") {
+			t.Errorf("EVENTS_MAX_EXPORTS=%q: %v", v, err)
+		}
+	}
+}

@@ -34,13 +34,14 @@ const MaxNamedFields = 20
 func problemFor(err error) problem {
 	p := problem{Type: "about:blank", Errors: []models.FieldError{}}
 	var (
-		bad   *models.BadRequestError
-		conf  *models.ConflictError
-		dup   *models.DuplicateError
-		field models.FieldErrors
-		ferr  *fiber.Error
-		stale *app.PreconditionError
-		wait  *loginWaitError
+		bad     *models.BadRequestError
+		conf    *models.ConflictError
+		dup     *models.DuplicateError
+		field   models.FieldErrors
+		ferr    *fiber.Error
+		stale   *app.PreconditionError
+		wait    *loginWaitError
+		exports exportsBusy
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
@@ -77,9 +78,9 @@ func problemFor(err error) problem {
 	case errors.As(err, &wait): // before errBusy, which it wraps
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, max(wait.after, 1)
 		p.Detail = "Many logins are being tried, so each waits its turn; the password was not checked. Try again in " + plural(p.RetryAfter, "second") + "."
-	case errors.Is(err, errExportsBusy):
+	case errors.As(err, &exports): // before errBusy, which it wraps
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, exportRetryAfter
-		p.Detail = "The service runs at most " + strconv.Itoa(maxExports) + " exports at once, and that many are running; nothing was done. Try again when one has finished."
+		p.Detail = "The service runs at most " + strconv.Itoa(exports.max) + " exports at once, and that many are running; nothing was done. Try again when one has finished."
 	case errors.Is(err, errBusy):
 		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, busyRetryAfter
 		p.Detail = "The service is busy with other requests; nothing was done. Try again in a moment."

@@ -27,21 +27,26 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 	"ndjson": {"ndjson", "application/x-ndjson"},
 }
 
-// maxExports is how many exports run at once in one service. An export
+// DefaultMaxExports is how many exports run at once in one service unless
+// EVENTS_MAX_EXPORTS says otherwise. An export
 // holds one of the admission's slots for as long as its client reads
 // (admission.go), and its batches come back to the database again and
 // again: 20 slow export readers once held every slot, and the owner lost a
 // third of the answers. A third export is refused at once rather than
 // queued: it would wait for minutes, not the moment a slot takes.
-const maxExports = 2
+const DefaultMaxExports = 2
 
 // exportRetryAfter is the Retry-After (seconds) of an export refused
-// because maxExports run.
+// because as many as the service allows run.
 const exportRetryAfter = 10
 
-// errExportsBusy: maxExports exports are running (503 with Retry-After).
-// It is an errBusy too: a refusal for want of room, not a failure to log.
-var errExportsBusy = fmt.Errorf("%w: %d exports are running", errBusy, maxExports)
+// exportsBusy: as many exports as the service allows (max) are running
+// (503 with Retry-After). It is an errBusy too: a refusal for want of
+// room, not a failure to log.
+type exportsBusy struct{ max int }
+
+func (e exportsBusy) Error() string { return fmt.Sprintf("%v: %d exports are running", errBusy, e.max) }
+func (e exportsBusy) Unwrap() error { return errBusy }
 
 // exportPiece is the most an export writes to the connection at once. The
 // write deadline moves on before each piece, so a client is cut off once it
@@ -53,7 +58,7 @@ const exportPiece = 128 << 10
 // GET /api/events (DESIGN.md, Export), and for CSV formulas=escaped|raw
 // (exportFormulas). The answer is streamed: the events
 // are read a batch at a time in id order and written as they come, so its
-// memory does not grow with their number. At most maxExports run at once;
+// memory does not grow with their number. At most Options.MaxExports run at once;
 // each has one deadline for its whole run (Options.ExportTimeout), and each
 // batch also ends at the request deadline. A client that stops reading for
 // the write timeout is cut off, and an export that fails after its first
@@ -89,7 +94,7 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	select {
 	case h.exports <- struct{}{}:
 	default:
-		return errExportsBusy
+		return exportsBusy{max: cap(h.exports)}
 	}
 	deadline := time.Now().Add(h.opts.ExportTimeout)
 	run, cancel := context.WithDeadline(context.Background(), deadline)

@@ -62,6 +62,8 @@ type Options struct {
 	// ExportTimeout is the deadline of an export's whole run, its reading
 	// and its writing (default 5m): a file not whole by then is aborted.
 	ExportTimeout time.Duration
+	// MaxExports is how many exports run at once (default DefaultMaxExports).
+	MaxExports int
 }
 
 // Handlers serves the routes over one app.Service.
@@ -102,6 +104,9 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = inFlightPerConn * app.PoolSize()
 	}
+	if opts.MaxExports <= 0 {
+		opts.MaxExports = DefaultMaxExports
+	}
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = defaultQueueWait
 	}
@@ -112,7 +117,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		opts.LoginsPerMinute = DefaultLoginsPerMinute
 	}
 	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait),
-		logins: newAdmission(opts.LoginSlots, opts.QueueWait), exports: make(chan struct{}, maxExports)}
+		logins: newAdmission(opts.LoginSlots, opts.QueueWait), exports: make(chan struct{}, opts.MaxExports)}
 	files, err := embeddedAssets()
 	if err != nil {
 		return nil, err

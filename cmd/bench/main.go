@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -264,7 +265,11 @@ func seedClock(ctx context.Context, db *bun.DB) (time.Time, error) {
 
 // serviceEnv is the environment of the service over e's database.
 func (e *env) serviceEnv() []string {
-	return []string{"DATABASE_URL=" + e.dsn, "EVENTS_BENCH_NOW=" + e.now.Format(time.RFC3339)}
+	// as many exports at once as the bench has clients: a step measures the
+	// export's throughput against pgbench's at the same concurrency, not
+	// the service's refusal of a third export
+	return []string{"DATABASE_URL=" + e.dsn, "EVENTS_BENCH_NOW=" + e.now.Format(time.RFC3339),
+		"EVENTS_MAX_EXPORTS=" + strconv.Itoa(min(max(e.o.conns, 1), 64))}
 }
 
 // socketDir is the folder of the Unix socket of a pgdriver DSN, for pgbench.

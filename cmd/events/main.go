@@ -276,6 +276,7 @@ func serve(logger *slog.Logger) error {
 		MaxInFlight:    cfg.MaxInFlight,
 		QueueWait:      cfg.QueueWait,
 		ExportTimeout:  cfg.ExportTimeout,
+		MaxExports:     cfg.MaxExports,
 	})
 	if err != nil {
 		return err
