@@ -28,8 +28,7 @@ edge: build postgres-binaries
 ## backup: write a backup of the database (the embedded one, running or not, or DATABASE_URL's)
 ## to backups/events-<UTC time>.dump; events restore FILE loads one into an empty database
 backup: build
-	@mkdir -p backups
-	./$(BIN) backup -o backups/events-$$(date -u +%Y%m%d-%H%M%S).dump
+	./$(BIN) backup
 
 ## build: compile the one binary into bin/events
 build:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,7 +45,22 @@ func openTarget(ctx context.Context, cfg app.Config, logger *slog.Logger) (*targ
 		}
 		return t, nil
 	}
-	u, err := url.Parse(cfg.DatabaseURL)
+	env, err := clientEnv(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	t := &target{dsn: cfg.DatabaseURL, env: env, name: "the database of DATABASE_URL", close: func() {}}
+	if err := t.readMajor(ctx); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// clientEnv is the environment for PostgreSQL's client programs that
+// connect to dsn: this process's without its PG* variables, plus the PG*
+// variables that name dsn's server, database, user and password.
+func clientEnv(dsn string) ([]string, error) {
+	u, err := url.Parse(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL does not parse: %w", err)
 	}
@@ -77,11 +90,7 @@ func openTarget(ctx context.Context, cfg app.Config, logger *slog.Logger) (*targ
 	if mode := u.Query().Get("sslmode"); mode != "" {
 		env = append(env, "PGSSLMODE="+mode)
 	}
-	t := &target{dsn: cfg.DatabaseURL, env: env, name: "the database of DATABASE_URL", close: func() {}}
-	if err := t.readMajor(ctx); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return env, nil
 }
 
 // readMajor asks the server its major version.
@@ -115,39 +124,54 @@ func isExecutable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// run runs a client program and returns its error with what it said.
+// run runs a client program against the target and returns its error with
+// what it said.
 func (t *target) run(ctx context.Context, program string, args ...string) error {
-	cmd := exec.CommandContext(ctx, program, args...)
-	cmd.Env = t.env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s failed (%v): %s", filepath.Base(program), err, strings.TrimSpace(out.String()))
-	}
-	return nil
+	_, err := runClient(ctx, t.env, program, args...)
+	return err
 }
 
+// usageError is a command line that does not parse: main prints it and
+// exits 2, like every other usage error.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// backupsDir is where a backup without -o goes, from the current folder.
+const backupsDir = "backups"
+
 // backup writes a pg_dump archive (custom format) of the service's
-// database to -o FILE (default events-<UTC time>.dump).
+// database to -o FILE, by default backups/events-<UTC time>.dump. The file
+// is readable by its owner only: it holds every event and the sessions.
 func backup(args []string, logger *slog.Logger) error {
+	const use = "usage: events backup [-o FILE]"
 	fs := flag.NewFlagSet("events backup", flag.ContinueOnError)
-	out := fs.String("o", "", "the `file` to write (default events-YYYYMMDD-HHMMSS.dump, in UTC)")
-	if err := fs.Parse(args); err != nil {
+	fs.SetOutput(io.Discard) // the error is printed once, by main
+	out := fs.String("o", "", "the `file` to write (default "+backupsDir+"/events-YYYYMMDD-HHMMSS.dump, in UTC)")
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(os.Stdout)
+		fmt.Println(use)
+		fs.PrintDefaults()
 		return err
+	} else if err != nil {
+		return usageError(err.Error() + "; " + use)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q; usage: events backup [-o FILE]", fs.Arg(0))
+		return usageError(fmt.Sprintf("unexpected argument %q; %s", fs.Arg(0), use))
 	}
 	file := *out
-	if file == "" {
-		file = "events-" + time.Now().UTC().Format("20060102-150405") + ".dump"
-	}
 	cfg, err := app.ConfigFromEnv(os.Getenv)
 	if err != nil {
 		return err
 	}
 	if opts := embeddedOptions(cfg, logger); cfg.DatabaseURL == "" && !pgcluster.Exists(opts) {
 		return fmt.Errorf("there is no database to back up in %s: set EVENTS_DATA_DIR to the service's data folder, or DATABASE_URL", opts.DataDir)
+	}
+	if file == "" {
+		if err := os.MkdirAll(backupsDir, 0o700); err != nil {
+			return fmt.Errorf("cannot make the folder for backups: %w", err)
+		}
+		file = filepath.Join(backupsDir, "events-"+time.Now().UTC().Format("20060102-150405")+".dump")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
@@ -161,7 +185,14 @@ func backup(args []string, logger *slog.Logger) error {
 		return err
 	}
 	began := time.Now()
-	part := file + ".part" // the archive appears whole or not at all
+	// The archive appears whole or not at all, and with mode 0600 from its
+	// first byte: pg_dump truncates the file made here and keeps its mode.
+	part := file + ".part"
+	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write the backup: %w", err)
+	}
+	f.Close()
 	if err := t.run(ctx, pgDump, "--format=custom", "--file="+part); err != nil {
 		os.Remove(part)
 		return err
@@ -176,80 +207,6 @@ func backup(args []string, logger *slog.Logger) error {
 	}
 	logger.Info("backup written", "file", file, "bytes", fi.Size(), "from", t.name, "pg_dump", pgDump, "took", time.Since(began).Round(time.Millisecond))
 	return nil
-}
-
-// errNotEmpty is the one sentence of a refused restore.
-func errNotEmpty(name string, n int64) error {
-	return fmt.Errorf("refusing to restore: %s already holds %d events, and a restore goes only into a database without any (use a new EVENTS_DATA_DIR or an empty DATABASE_URL)", name, n)
-}
-
-// restore loads a pg_dump archive into the service's database, which must
-// hold no events.
-func restore(args []string, logger *slog.Logger) error {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		return errors.New("usage: events restore FILE")
-	}
-	file := args[0]
-	f, err := os.Open(file)
-	if err != nil {
-		return fmt.Errorf("cannot read the backup: %w", err)
-	}
-	head := make([]byte, 5)
-	_, err = io.ReadFull(f, head)
-	f.Close()
-	if err != nil || string(head) != "PGDMP" {
-		return fmt.Errorf("%s is not a backup made by events backup (a pg_dump archive in custom format)", file)
-	}
-	cfg, err := app.ConfigFromEnv(os.Getenv)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-	defer cancel()
-	t, err := openTarget(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer t.close()
-	if n, err := countEvents(ctx, t.dsn); err != nil {
-		return err
-	} else if n > 0 {
-		return errNotEmpty(t.name, n)
-	}
-	pgRestore, err := t.program("pg_restore")
-	if err != nil {
-		return err
-	}
-	began := time.Now()
-	// --clean --if-exists: a database the service has migrated but that
-	// holds no events takes the archive too.
-	if err := t.run(ctx, pgRestore, "--clean", "--if-exists", "--no-owner", "--no-acl",
-		"--single-transaction", "--exit-on-error", "--dbname="+envValue(t.env, "PGDATABASE"), file); err != nil {
-		return err
-	}
-	n, err := countEvents(ctx, t.dsn)
-	if err != nil {
-		return err
-	}
-	logger.Info("backup restored", "file", file, "into", t.name, "events", n, "took", time.Since(began).Round(time.Millisecond))
-	return nil
-}
-
-// countEvents counts the events of the database; none when it has no
-// events table yet.
-func countEvents(ctx context.Context, dsn string) (int64, error) {
-	db, err := app.Connect(ctx, dsn, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	var exists bool
-	if err := db.QueryRowContext(ctx, "SELECT to_regclass('public.events') IS NOT NULL").Scan(&exists); err != nil || !exists {
-		return 0, err
-	}
-	var n int64
-	err = db.QueryRowContext(ctx, "SELECT count(*) FROM events").Scan(&n)
-	return n, err
 }
 
 func envValue(env []string, key string) string {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,7 +19,14 @@ import (
 // and returns its exit error and what it wrote.
 func runCommand(t *testing.T, env []string, args ...string) (error, string) {
 	t.Helper()
+	return runCommandIn(t, "", env, args...)
+}
+
+// runCommandIn is runCommand in the folder dir.
+func runCommandIn(t *testing.T, dir string, env []string, args ...string) (error, string) {
+	t.Helper()
 	cmd := exec.Command(build(t), args...)
+	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -80,6 +89,8 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatalf("events backup while the service runs: %v\n%s", err, out)
 	} else if !strings.Contains(out, "backup written") {
 		t.Errorf("events backup says:\n%s", out)
+	} else {
+		assertLinesOnce(t, out)
 	}
 	if a.cmd.ProcessState != nil {
 		t.Fatal("the service stopped during the backup")
@@ -101,6 +112,8 @@ func TestBackupRestore(t *testing.T) {
 
 	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + dataB}, "restore", file); err != nil {
 		t.Fatalf("events restore into a fresh database: %v\n%s", err, out)
+	} else {
+		assertLinesOnce(t, out)
 	}
 	b := start(t, "EVENTS_DATA_DIR="+dataB)
 	urlB := embeddedURL(t, filepath.Join(dataB, "postgres"))
@@ -133,5 +146,103 @@ func TestBackupRestore(t *testing.T) {
 	}
 	if got := tableRows(t, urlB, "events"); len(got) != 7 {
 		t.Errorf("%d events after the refused restore, want 7", len(got))
+	}
+}
+
+// exitCode is the exit status of a finished command: 0 for no error, -1
+// when it did not run.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.ExitCode()
+	}
+	return -1
+}
+
+// assertLinesOnce fails when the output of a command holds a line twice.
+func assertLinesOnce(t *testing.T, out string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		// a log line's time differs; what it says must not repeat
+		if _, rest, ok := strings.Cut(line, " level="); ok {
+			line = rest
+		}
+		if seen[line] {
+			t.Errorf("a line is printed twice:\n%s", out)
+		}
+		seen[line] = true
+	}
+}
+
+// TestBackupFiles: events backup without -o writes
+// backups/events-<UTC time>.dump, making the folder with mode 0700; every
+// backup is written with mode 0600, and its output holds each line once.
+func TestBackupFiles(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	data, work := dataDir(t), t.TempDir()
+	env := []string{"EVENTS_DATA_DIR=" + data}
+	if err, out := runCommand(t, env, "migrate"); err != nil {
+		t.Fatalf("events migrate: %v\n%s", err, out)
+	}
+	err, out := runCommandIn(t, work, env, "backup")
+	if err != nil {
+		t.Fatalf("events backup: %v\n%s", err, out)
+	}
+	assertLinesOnce(t, out)
+	folder := filepath.Join(work, "backups")
+	if fi, err := os.Stat(folder); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the folder of backups: %v %v", fi, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(folder, "*"))
+	if len(files) != 1 || !regexp.MustCompile(`/backups/events-\d{8}-\d{6}\.dump$`).MatchString(files[0]) {
+		t.Fatalf("in backups/: %v", files)
+	}
+	if !strings.Contains(out, "file="+filepath.Join("backups", filepath.Base(files[0]))) {
+		t.Errorf("the backup does not name its file:\n%s", out)
+	}
+	named := filepath.Join(work, "named.dump")
+	if err, out := runCommand(t, env, "backup", "-o", named); err != nil {
+		t.Fatalf("events backup -o: %v\n%s", err, out)
+	}
+	for _, f := range []string{files[0], named} {
+		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v, want mode 0600", f, fi, err)
+		}
+	}
+	// The database holds no events: the backup goes back into it.
+	if err, out := runCommandIn(t, work, env, "restore", named); err != nil || !strings.Contains(out, "backup restored") {
+		t.Errorf("a restore into the database it came from: %v\n%s", err, out)
+	} else {
+		assertLinesOnce(t, out)
+	}
+}
+
+// TestBackupRestoreUsage: a command line that does not parse exits 2 with
+// one sentence that says how to call the command, printed once.
+func TestBackupRestoreUsage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"restore"}, "events: usage: events restore FILE, where FILE is a backup written by events backup\n"},
+		{[]string{"restore", "a.dump", "b.dump"}, "events: usage: events restore FILE, where FILE is a backup written by events backup\n"},
+		{[]string{"restore", "-x"}, "events: usage: events restore FILE, where FILE is a backup written by events backup\n"},
+		{[]string{"backup", "-x"}, "events: flag provided but not defined: -x; usage: events backup [-o FILE]\n"},
+		{[]string{"backup", "-o"}, "events: flag needs an argument: -o; usage: events backup [-o FILE]\n"},
+		{[]string{"backup", "extra"}, "events: unexpected argument \"extra\"; usage: events backup [-o FILE]\n"},
+	} {
+		err, out := runCommand(t, nil, c.args...)
+		if code := exitCode(err); code != 2 || out != c.want {
+			t.Errorf("events %s: exit %d, said:\n%s\nwant exit 2 and:\n%s", strings.Join(c.args, " "), code, out, c.want)
+		}
+	}
+	if err, out := runCommand(t, nil, "backup", "-h"); err != nil || !strings.HasPrefix(out, "usage: events backup [-o FILE]\n") {
+		t.Errorf("events backup -h: %v\n%s", err, out)
 	}
 }

@@ -34,7 +34,8 @@ const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE 
                  its own PostgreSQL in EVENTS_DATA_DIR
   migrate        apply the database migrations and exit
   backup         write a pg_dump archive of the database to FILE (default
-                 events-<UTC time>.dump); works while events serve runs
+                 backups/events-<UTC time>.dump, readable by its owner
+                 only); works while events serve runs
   restore        load such an archive into a database that holds no events
   reset-data     delete the embedded database (wherever it is kept) and make
                  edge's files in EVENTS_DATA_DIR; refused while serve runs
@@ -91,6 +92,9 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "events:", err)
+		if errors.As(err, new(usageError)) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
