@@ -36,7 +36,9 @@ const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE 
   backup         write a pg_dump archive of the database to FILE (default
                  backups/events-<UTC time>.dump, readable by its owner
                  only); works while events serve runs
-  restore        load such an archive into a database that holds no events
+  restore        load the rows of such an archive into a database that
+                 holds no events; an archive that holds anything the
+                 migrations do not create is refused
   reset-data     delete the embedded database (wherever it is kept) and make
                  edge's files in EVENTS_DATA_DIR; refused while serve runs
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"events/app"
+	"events/internal/dbtest"
+	"events/internal/pgcluster"
+)
+
+// pgClient runs one of PostgreSQL's client programs against dsn and
+// returns its standard output.
+func pgClient(t *testing.T, dsn, program string, args ...string) string {
+	t.Helper()
+	bin, err := pgcluster.FindBinaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := clientEnv(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(bin, program), args...)
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", program, args, err, stderr.String())
+	}
+	return string(out)
+}
+
+// snapshot is the whole of a database, its schema and its rows, as pg_dump
+// writes it out (without the random key of its \restrict lines).
+func snapshot(t *testing.T, dsn string) string {
+	t.Helper()
+	var keep []string
+	for _, line := range strings.Split(pgClient(t, dsn, "pg_dump", "--no-owner"), "\n") {
+		if !strings.HasPrefix(line, `\restrict `) && !strings.HasPrefix(line, `\unrestrict `) {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// execSQL runs SQL statements on dsn.
+func execSQL(t *testing.T, dsn string, stmts ...string) {
+	t.Helper()
+	db, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.ExecContext(context.Background(), s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// craftedArchive makes a database with our schema and one event, lets
+// craft change it, and dumps it with pg_dump -Fc, as a backup would be.
+// In the statements of craft, {db} is the database's name: a crafted
+// object that is to run only where it is restored compares it.
+func craftedArchive(t *testing.T, craft ...string) string {
+	t.Helper()
+	dsn := dbtest.NewURL(t)
+	stmts := []string{`INSERT INTO events (kind, status, title) VALUES ('task', 'planned', 'kept')`}
+	db, err := app.OpenDB(dsn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var name string
+	err = db.QueryRowContext(context.Background(), "SELECT current_database()").Scan(&name)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range craft {
+		stmts = append(stmts, strings.ReplaceAll(s, "{db}", name))
+	}
+	execSQL(t, dsn, stmts...)
+	file := filepath.Join(t.TempDir(), "crafted.dump")
+	pgClient(t, dsn, "pg_dump", "--format=custom", "--file="+file)
+	return file
+}
+
+// markerDir is a folder the server's user (postgres, when the tests run as
+// root) may write into: a crafted object that ran leaves a file there.
+func markerDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "events-marker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func assertNothingRan(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("a crafted object ran during the restore: it made %s", e.Name())
+	}
+}
+
+// TestRestoreRefusesObjectsTheMigrationsDoNotCreate: an archive of our
+// schema plus a function that runs a shell command (COPY ... TO PROGRAM),
+// a materialized view whose refresh calls it, a view and a trigger is
+// refused with the names of the four, before anything runs: no file
+// appears, and the target database, on which the service runs, is
+// unchanged to the last row, with no scratch database left behind.
+func TestRestoreRefusesObjectsTheMigrationsDoNotCreate(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	marks := markerDir(t)
+	file := craftedArchive(t,
+		`CREATE FUNCTION pwn() RETURNS int LANGUAGE plpgsql AS $$
+		BEGIN
+			IF current_database() <> '{db}' THEN
+				COPY (SELECT 1) TO PROGRAM 'touch `+marks+`/shell-command-ran';
+			END IF;
+			RETURN 1;
+		END $$`,
+		`CREATE MATERIALIZED VIEW pwned AS SELECT pwn() AS x`,
+		`CREATE VIEW pwned_view AS SELECT pwn() AS x`,
+		`CREATE FUNCTION pwn_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pwn(); RETURN NEW; END $$`,
+		`CREATE TRIGGER pwn_on_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION pwn_row()`,
+	)
+
+	data := dataDir(t)
+	start(t, "EVENTS_DATA_DIR="+data) // migrated, without events
+	target := embeddedURL(t, filepath.Join(data, "postgres"))
+	execSQL(t, target, `INSERT INTO login_attempts (client, window_start, failures) VALUES ('192.0.2.1', now(), 2)`)
+	before := snapshot(t, target)
+
+	err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", file)
+	assertNothingRan(t, marks)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("the restore of a crafted archive: %v\n%s", err, out)
+	}
+	for _, want := range []string{"events: refusing to restore: " + file + " holds what the events migrations do not create",
+		"FUNCTION public pwn()", "MATERIALIZED VIEW public pwned", "MATERIALIZED VIEW DATA public pwned",
+		"VIEW public pwned_view", "FUNCTION public pwn_row()", "TRIGGER public events pwn_on_insert"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "TABLE public events;") || strings.Contains(out, "pg_trgm") {
+		t.Errorf("the refusal names objects the migrations create:\n%s", out)
+	}
+	if after := snapshot(t, target); after != before {
+		t.Errorf("the refused restore changed the target:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	db, err := app.OpenDB(target, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var left []string
+	if err := db.NewSelect().Table("pg_database").Column("datname").Where("datname LIKE 'events_restore%'").Scan(context.Background(), &left); err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("scratch databases left behind: %v", left)
+	}
+}
+
+// TestRestoreRunsNoDefinitionOfTheArchive: an archive that holds only
+// what the migrations create, but whose events table checks each row with
+// a call that writes a large object, and whose history trigger's function
+// runs a shell command, restores its rows into the tables the migrations
+// made: the check never runs, the target keeps the migration's constraint
+// and trigger function, and a DELETE of history meets the migration's
+// refusal, not the shell command.
+func TestRestoreRunsNoDefinitionOfTheArchive(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	marks := markerDir(t)
+	file := craftedArchive(t,
+		`ALTER TABLE events DROP CONSTRAINT calendar_event_has_start`,
+		`ALTER TABLE events ADD CONSTRAINT calendar_event_has_start CHECK (CASE WHEN current_database() = '{db}' THEN true
+			ELSE lo_from_bytea(4242, 'the check ran'::bytea) > 0 END)`,
+		`CREATE OR REPLACE FUNCTION event_history_is_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN COPY (SELECT 1) TO PROGRAM 'touch `+marks+`/function-ran'; RETURN NULL; END $$`,
+	)
+	data := dataDir(t)
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", file); err != nil {
+		t.Fatalf("events restore: %v\n%s", err, out)
+	}
+	assertNothingRan(t, marks)
+	s := start(t, "EVENTS_DATA_DIR="+data)
+	code, body := get(t, s.base+"/api/events/1")
+	if code != http.StatusOK || !strings.Contains(body, `"title":"kept"`) {
+		t.Errorf("the restored event: %d %s", code, body)
+	}
+	schema := pgClient(t, embeddedURL(t, filepath.Join(data, "postgres")), "pg_dump", "--schema-only")
+	if strings.Contains(schema, "lo_from_bytea") || strings.Contains(schema, "TO PROGRAM") {
+		t.Errorf("the archive's definitions reached the target:\n%s", schema)
+	}
+	if !strings.Contains(schema, "CONSTRAINT calendar_event_has_start CHECK (((kind <> 'calendar_event'::public.event_kind) OR (start_at IS NOT NULL)))") {
+		t.Errorf("the target lacks the migration's constraint:\n%s", schema)
+	}
+	// The migration's trigger holds: history stays append-only.
+	db, err := app.OpenDB(embeddedURL(t, filepath.Join(data, "postgres")), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), "DELETE FROM event_history"); err == nil || !strings.Contains(err.Error(), "event_history rows are facts") {
+		t.Errorf("a DELETE of history after the restore: %v", err)
+	}
+	var objects int
+	if err := db.QueryRowContext(context.Background(), "SELECT count(*) FROM pg_largeobject_metadata").Scan(&objects); err != nil || objects != 0 {
+		t.Errorf("%d large objects after the restore (%v): the archive's check ran", objects, err)
+	}
+	assertNothingRan(t, marks)
+}
+
+// TestRestoreRefusesRowsOfAnotherSchema: an archive whose database has
+// a migration this binary does not know, or lacks one it has, or whose
+// events table has a column the migrations do not make, is refused with a
+// sentence that says which, and nothing is written.
+func TestRestoreRefusesRowsOfAnotherSchema(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	newer := craftedArchive(t, `INSERT INTO bun_migrations (name, group_id) VALUES ('29991231000000', 9)`)
+	older := craftedArchive(t, `DELETE FROM bun_migrations WHERE name = '20261125000100'`)
+	wider := craftedArchive(t, `ALTER TABLE events ADD COLUMN extra text DEFAULT 'x'`)
+	data := dataDir(t)
+	for _, c := range []struct{ file, want string }{
+		{newer, "events: refusing to restore: " + newer + " was written by a newer events (its database has the migration 29991231000000, which this one does not know): restore it with that version\n"},
+		{older, "events: refusing to restore: " + older + " was written by an older events (its database lacks the migration 20261125000100): restore it with the version that wrote it, then start this one on that database, which migrates it\n"},
+		{wider, "events: refusing to restore: " + wider + " holds rows for a table this version of events does not have, or not with these columns (nothing was written): COPY public.events (id, kind, "},
+	} {
+		err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", c.file)
+		if exitCode(err) != 1 || !strings.Contains(out, c.want) {
+			t.Errorf("events restore: %v\n%s\nwant it to say:\n%s", err, out, c.want)
+		}
+	}
+	s := start(t, "EVENTS_DATA_DIR="+data)
+	if code, body := get(t, s.base+"/api/events"); code != http.StatusOK || !strings.Contains(body, `"items":[]`) {
+		t.Errorf("events after the refusals: %d %s", code, body)
+	}
+}
+
+// TestRestoreWithoutSuperuser: with DATABASE_URL naming a role that is
+// neither a superuser nor allowed to create databases, the owner of an
+// empty database, a restore checks the archive against that database,
+// migrated, and loads the rows as that role.
+func TestRestoreWithoutSuperuser(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	file := craftedArchive(t)
+	admin := dbtest.NewURL(t)
+	role := "events_restorer_" + strconv.Itoa(os.Getpid())
+	target := role + "_db"
+	execSQL(t, admin, "CREATE ROLE "+role+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE",
+		"CREATE DATABASE "+target+" OWNER "+role)
+	t.Cleanup(func() {
+		db, err := app.OpenDB(admin, 0)
+		if err != nil {
+			return
+		}
+		defer db.Close()
+		ctx := context.Background()
+		_, _ = db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+target+" WITH (FORCE)")
+		_, _ = db.ExecContext(ctx, "DROP ROLE IF EXISTS "+role)
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User, u.Path = url.User(role), "/"+target
+	dsn := u.String()
+	err, out := runCommand(t, []string{"DATABASE_URL=" + dsn}, "restore", file)
+	if err != nil {
+		t.Fatalf("events restore as %s: %v\n%s", role, err, out)
+	}
+	if !strings.Contains(out, "the database role may not create a scratch database") || !strings.Contains(out, "events=1") {
+		t.Errorf("events restore says:\n%s", out)
+	}
+	if got := tableRows(t, dsn, "events"); len(got) != 1 || !strings.Contains(got[0], "kept") {
+		t.Errorf("events after the restore: %v", got)
+	}
+}
