@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io/fs"
 	"maps"
 	"runtime"
 	"slices"
@@ -168,8 +169,14 @@ const migrationLock = 0x6576656e7473 // "events"
 // Migrate applies the embedded migrations that are not applied yet, under an
 // advisory lock.
 func Migrate(ctx context.Context, db *bun.DB) error {
+	return MigrateFS(ctx, db, migrations.FS)
+}
+
+// MigrateFS is Migrate with the migrations of fsys (a restore of an older
+// backup applies only those its database had, before the rest).
+func MigrateFS(ctx context.Context, db *bun.DB, fsys fs.FS) error {
 	ms := migrate.NewMigrations()
-	if err := ms.Discover(migrations.FS); err != nil {
+	if err := ms.Discover(fsys); err != nil {
 		return fmt.Errorf("read migrations: %w", err)
 	}
 	conn, err := db.Conn(ctx)

@@ -17,6 +17,11 @@ package main
 // owner in a crafted archive is refused before anything is written, and a
 // definition changed under one of our names (a CHECK that calls lo_export,
 // say) is never run: its rows meet our constraints instead.
+//
+// The reference and the target are migrated as far as the archive's
+// database was (its bun_migrations), so a backup written by an older
+// events restores too; the target is migrated the rest of the way after
+// the load. An archive written by a newer events is refused.
 
 import (
 	"bufio"
@@ -98,10 +103,15 @@ func restore(args []string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMigrations(ctx, t.env, pgRestore, file, entries); err != nil {
+	theirs, err := archiveMigrations(ctx, t.env, pgRestore, file, entries)
+	if err != nil {
 		return err
 	}
-	ref, err := reference(ctx, t, logger, pgDump, pgRestore)
+	if err := checkTargetMigrations(ctx, t, file, theirs); err != nil {
+		return err
+	}
+	fsys := migrationsOnly(theirs)
+	ref, err := reference(ctx, t, logger, pgDump, pgRestore, fsys)
 	if err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func restore(args []string, logger *slog.Logger) error {
 	if err := checkData(ctx, t.env, pgRestore, file, entries, ref); err != nil {
 		return err
 	}
-	n, err := load(ctx, t, pgRestore, file, entries, ref)
+	n, err := load(ctx, t, pgRestore, file, entries, ref, fsys)
 	if err != nil {
 		return err
 	}
@@ -195,7 +205,7 @@ func (ref *schemaRef) unknown(entries []tocEntry) []string {
 // DATABASE_URL's role may not create a database, the target itself is
 // migrated and read instead (a restore goes only into a database without
 // events, which the service would migrate at its start anyway).
-func reference(ctx context.Context, t *target, logger *slog.Logger, pgDump, pgRestore string) (*schemaRef, error) {
+func reference(ctx context.Context, t *target, logger *slog.Logger, pgDump, pgRestore string, fsys fs.FS) (*schemaRef, error) {
 	admin, err := app.Connect(ctx, t.dsn, 0)
 	if err != nil {
 		return nil, err
@@ -224,7 +234,7 @@ func reference(ctx context.Context, t *target, logger *slog.Logger, pgDump, pgRe
 	if err != nil {
 		return nil, err
 	}
-	err = app.Migrate(ctx, db)
+	err = app.MigrateFS(ctx, db, fsys)
 	db.Close()
 	if err != nil {
 		return nil, err
@@ -278,21 +288,22 @@ func ourMigrations() ([]string, error) {
 	return names, nil
 }
 
-// checkMigrations refuses an archive whose database was migrated by
-// another version of events: its tables would not be this version's.
-func checkMigrations(ctx context.Context, env []string, pgRestore, file string, entries []tocEntry) error {
+// archiveMigrations returns the migrations the archive's database had,
+// and refuses an archive written by a newer events, whose tables this one
+// does not know.
+func archiveMigrations(ctx context.Context, env []string, pgRestore, file string, entries []tocEntry) ([]string, error) {
 	i := slices.IndexFunc(entries, func(e tocEntry) bool { return e.key == "TABLE DATA public bun_migrations" })
 	if i < 0 {
-		return fmt.Errorf("%s is not a backup made by events backup: it has no bun_migrations table", file)
+		return nil, fmt.Errorf("%s is not a backup made by events backup: it has no bun_migrations table", file)
 	}
 	list, err := writeList(entries[i : i+1])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.Remove(list)
 	out, err := runClient(ctx, env, pgRestore, "--data-only", "--file=-", "--use-list="+list, file)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var theirs []string
 	err = readData(strings.NewReader(string(out)), dataHandler{copy: func(stmt string, rows io.Reader) error {
@@ -309,23 +320,61 @@ func checkMigrations(ctx context.Context, env []string, pgRestore, file string, 
 		return sc.Err()
 	}})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ours, err := ourMigrations()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, m := range theirs {
 		if !slices.Contains(ours, m) {
-			return fmt.Errorf("refusing to restore: %s was written by a newer events (its database has the migration %.40s, which this one does not know): restore it with that version", file, m)
+			return nil, fmt.Errorf("refusing to restore: %s was written by a newer events (its database has the migration %.40s, which this one does not know): restore it with that version", file, m)
 		}
 	}
-	for _, m := range ours {
+	return theirs, nil
+}
+
+// checkTargetMigrations refuses a target that is migrated past the
+// archive (an older backup): its tables would not take the archive's rows.
+func checkTargetMigrations(ctx context.Context, t *target, file string, theirs []string) error {
+	db, err := app.Connect(ctx, t.dsn, 0)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var exists bool
+	if err := db.QueryRowContext(ctx, "SELECT to_regclass('public.bun_migrations') IS NOT NULL").Scan(&exists); err != nil || !exists {
+		return err
+	}
+	var applied []string
+	if err := db.NewSelect().Table("bun_migrations").Column("name").Scan(ctx, &applied); err != nil {
+		return err
+	}
+	for _, m := range applied {
 		if !slices.Contains(theirs, m) {
-			return fmt.Errorf("refusing to restore: %s was written by an older events (its database lacks the migration %s): restore it with the version that wrote it, then start this one on that database, which migrates it", file, m)
+			return fmt.Errorf("refusing to restore: %s was written by an older events, and %s is already migrated past it (migration %s): restore into a new EVENTS_DATA_DIR or an empty database, which the restore migrates as far as the backup, loads, then migrates to this version", file, t.name, m)
 		}
 	}
 	return nil
+}
+
+// migrationsOnly is the embedded migrations folder with only the named
+// migrations in it.
+func migrationsOnly(names []string) fs.FS {
+	return onlyMigrations{migrations.FS, names}
+}
+
+type onlyMigrations struct {
+	fs.FS
+	names []string
+}
+
+func (o onlyMigrations) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(o.FS, name)
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
+		prefix, _, _ := strings.Cut(e.Name(), "_")
+		return !e.IsDir() && !slices.Contains(o.names, prefix)
+	}), err
 }
 
 // copyColumns returns the columns of "COPY public.t (a, b) FROM stdin;".
@@ -445,13 +494,13 @@ func checkData(ctx context.Context, env []string, pgRestore, file string, entrie
 // load migrates the target and fills its tables with the archive's rows,
 // in one transaction that first makes sure it holds no events. It returns
 // the number of events restored.
-func load(ctx context.Context, t *target, pgRestore, file string, entries []tocEntry, ref *schemaRef) (int64, error) {
+func load(ctx context.Context, t *target, pgRestore, file string, entries []tocEntry, ref *schemaRef, fsys fs.FS) (int64, error) {
 	db, err := app.Connect(ctx, t.dsn, 0)
 	if err != nil {
 		return 0, err
 	}
 	defer db.Close()
-	if err := app.Migrate(ctx, db); err != nil {
+	if err := app.MigrateFS(ctx, db, fsys); err != nil {
 		return 0, err
 	}
 
@@ -552,6 +601,11 @@ func load(ctx context.Context, t *target, pgRestore, file string, entries []tocE
 		return 0, err
 	}
 	committed = true
+	// The migrations of this version the backup's database did not have
+	// yet, over its rows.
+	if err := app.Migrate(ctx, db); err != nil {
+		return n, fmt.Errorf("the backup is restored, but migrating it to this version failed (the service tries again at its start): %w", err)
+	}
 	return n, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"events/app"
 	"events/internal/dbtest"
 	"events/internal/pgcluster"
+	"events/migrations"
 )
 
 // pgClient runs one of PostgreSQL's client programs against dsn and
@@ -236,19 +238,17 @@ func TestRestoreRunsNoDefinitionOfTheArchive(t *testing.T) {
 }
 
 // TestRestoreRefusesRowsOfAnotherSchema: an archive whose database has
-// a migration this binary does not know, or lacks one it has, or whose
-// events table has a column the migrations do not make, is refused with a
-// sentence that says which, and nothing is written.
+// a migration this binary does not know, or whose events table has a
+// column the migrations do not make, is refused with a sentence that says
+// which, and nothing is written.
 func TestRestoreRefusesRowsOfAnotherSchema(t *testing.T) {
 	t.Parallel()
 	needPostgres(t)
 	newer := craftedArchive(t, `INSERT INTO bun_migrations (name, group_id) VALUES ('29991231000000', 9)`)
-	older := craftedArchive(t, `DELETE FROM bun_migrations WHERE name = '20261125000100'`)
 	wider := craftedArchive(t, `ALTER TABLE events ADD COLUMN extra text DEFAULT 'x'`)
 	data := dataDir(t)
 	for _, c := range []struct{ file, want string }{
 		{newer, "events: refusing to restore: " + newer + " was written by a newer events (its database has the migration 29991231000000, which this one does not know): restore it with that version\n"},
-		{older, "events: refusing to restore: " + older + " was written by an older events (its database lacks the migration 20261125000100): restore it with the version that wrote it, then start this one on that database, which migrates it\n"},
 		{wider, "events: refusing to restore: " + wider + " holds rows for a table this version of events does not have, or not with these columns (nothing was written): COPY public.events (id, kind, "},
 	} {
 		err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", c.file)
@@ -300,5 +300,49 @@ func TestRestoreWithoutSuperuser(t *testing.T) {
 	}
 	if got := tableRows(t, dsn, "events"); len(got) != 1 || !strings.Contains(got[0], "kept") {
 		t.Errorf("events after the restore: %v", got)
+	}
+}
+
+// TestRestoreOlderBackup: an archive written before the newest migration
+// (its database made by the older migrations only) restores into a new
+// database, which is migrated as far as the archive, loaded, then
+// migrated to this version; into a database already migrated past the
+// archive it is refused with a sentence.
+func TestRestoreOlderBackup(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	const newest = "20261125000100"
+	down, err := fs.ReadFile(migrations.FS, newest+"_export_span.tx.down.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := craftedArchive(t, string(down), "DELETE FROM bun_migrations WHERE name = '"+newest+"'")
+
+	data := dataDir(t)
+	err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", file)
+	if err != nil || !strings.Contains(out, "events=1") {
+		t.Fatalf("events restore of an older backup: %v\n%s", err, out)
+	}
+	s := start(t, "EVENTS_DATA_DIR="+data)
+	if code, body := get(t, s.base+"/api/events/1"); code != http.StatusOK || !strings.Contains(body, `"title":"kept"`) {
+		t.Errorf("the restored event: %d %s", code, body)
+	}
+	dsn := embeddedURL(t, filepath.Join(data, "postgres"))
+	if got := tableRows(t, dsn, "bun_migrations"); len(got) == 0 || !strings.Contains(got[len(got)-1], newest) {
+		t.Errorf("the migrations after the restore: %v", got)
+	}
+	if schema := pgClient(t, dsn, "pg_dump", "--schema-only"); !strings.Contains(schema, "CREATE INDEX events_cancelled_span_idx") {
+		t.Errorf("the newest migration's index is missing after the restore")
+	}
+
+	// Into a database migrated to this version.
+	migrated := dataDir(t)
+	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + migrated}, "migrate"); err != nil {
+		t.Fatalf("events migrate: %v\n%s", err, out)
+	}
+	err, out = runCommand(t, []string{"EVENTS_DATA_DIR=" + migrated}, "restore", file)
+	want := "events: refusing to restore: " + file + " was written by an older events, and the embedded database in " + filepath.Join(migrated, "postgres") + " is already migrated past it (migration " + newest + "): restore into a new EVENTS_DATA_DIR or an empty database, which the restore migrates as far as the backup, loads, then migrates to this version\n"
+	if exitCode(err) != 1 || !strings.HasSuffix(out, want) {
+		t.Errorf("events restore of an older backup into a migrated database: %v\n%s\nwant it to end with:\n%s", err, out, want)
 	}
 }
