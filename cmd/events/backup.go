@@ -186,12 +186,14 @@ func backup(args []string, logger *slog.Logger) error {
 	}
 	began := time.Now()
 	// The archive appears whole or not at all, and with mode 0600 from its
-	// first byte: pg_dump truncates the file made here and keeps its mode.
-	part := file + ".part"
-	f, err := os.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// first byte: pg_dump truncates the file made here (CreateTemp: 0600,
+	// a name of its own, so a part left by a killed backup is in no one's
+	// way) and keeps its mode.
+	f, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.part")
 	if err != nil {
 		return fmt.Errorf("cannot write the backup: %w", err)
 	}
+	part := f.Name()
 	f.Close()
 	if err := t.run(ctx, pgDump, "--format=custom", "--file="+part); err != nil {
 		os.Remove(part)

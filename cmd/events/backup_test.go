@@ -205,7 +205,11 @@ func TestBackupFiles(t *testing.T) {
 	if !strings.Contains(out, "file="+filepath.Join("backups", filepath.Base(files[0]))) {
 		t.Errorf("the backup does not name its file:\n%s", out)
 	}
+	// -o over a file that others may read: replaced by one they may not.
 	named := filepath.Join(work, "named.dump")
+	if err := os.WriteFile(named, []byte("an older backup"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err, out := runCommand(t, env, "backup", "-o", named); err != nil {
 		t.Fatalf("events backup -o: %v\n%s", err, out)
 	}
@@ -213,6 +217,9 @@ func TestBackupFiles(t *testing.T) {
 		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v %v, want mode 0600", f, fi, err)
 		}
+	}
+	if all, _ := filepath.Glob(filepath.Join(work, "*")); len(all) != 2 {
+		t.Errorf("in the folder after two backups: %v", all)
 	}
 	// The database holds no events: the backup goes back into it.
 	if err, out := runCommandIn(t, work, env, "restore", named); err != nil || !strings.Contains(out, "backup restored") {
