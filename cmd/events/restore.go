@@ -119,7 +119,10 @@ func restore(args []string, logger *slog.Logger) error {
 		if len(bad) > 12 {
 			bad = append(bad[:12], fmt.Sprintf("and %d more", len(bad)-12))
 		}
-		return fmt.Errorf("refusing to restore: %s holds what the events migrations do not create, and a restore runs nothing else (nothing was written): %s", file, strings.Join(bad, "; "))
+		return fmt.Errorf("refusing to restore: %s holds what the events migrations do not create (none of it ran, no row was written): %s", file, strings.Join(bad, "; "))
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(entries), func(e tocEntry) bool { return !isPrivilege(e) })); n > 0 {
+		logger.Info("the backup's privileges are not restored: the migrations' own hold", "entries", n)
 	}
 	if err := checkData(ctx, t.env, pgRestore, file, entries, ref); err != nil {
 		return err
@@ -189,15 +192,21 @@ type schemaRef struct {
 }
 
 // unknown returns the entries of an archive that the reference does not
-// hold.
+// hold. Privileges (GRANT, ALTER DEFAULT PRIVILEGES) are not among them: a
+// restore never applies them, like pg_restore --no-privileges, and a
+// database behind DATABASE_URL often grants some to another role.
 func (ref *schemaRef) unknown(entries []tocEntry) []string {
 	var bad []string
 	for _, e := range entries {
-		if !ref.keys[e.key] {
+		if !ref.keys[e.key] && !isPrivilege(e) {
 			bad = append(bad, e.key)
 		}
 	}
 	return bad
+}
+
+func isPrivilege(e tocEntry) bool {
+	return strings.HasPrefix(e.key, "ACL ") || strings.HasPrefix(e.key, "DEFAULT ACL ")
 }
 
 // reference migrates a scratch database beside the target's, dumps it and
@@ -440,7 +449,7 @@ func (ref *schemaRef) checked(file string, h dataHandler) dataHandler {
 	return dataHandler{
 		copy: func(stmt string, rows io.Reader) error {
 			if _, ok := ours[stmt]; !ok {
-				return fmt.Errorf("refusing to restore: %s holds rows for a table this version of events does not have, or not with these columns (nothing was written): %.200s", file, stmt)
+				return fmt.Errorf("refusing to restore: %s holds rows for a table this version of events does not have, or not with these columns (none of it ran, no row was written): %.200s", file, stmt)
 			}
 			if h.copy == nil {
 				return nil
@@ -449,7 +458,7 @@ func (ref *schemaRef) checked(file string, h dataHandler) dataHandler {
 		},
 		setval: func(seq string, value int64, called bool) error {
 			if !ref.seqs[seq] || strings.HasPrefix(seq, "bun_") {
-				return fmt.Errorf("refusing to restore: %s sets a sequence this version of events does not have (nothing was written): %s", file, seq)
+				return fmt.Errorf("refusing to restore: %s sets a sequence this version of events does not have (none of it ran, no row was written): %s", file, seq)
 			}
 			if h.setval == nil {
 				return nil

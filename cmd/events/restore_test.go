@@ -159,7 +159,7 @@ func TestRestoreRefusesObjectsTheMigrationsDoNotCreate(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("the restore of a crafted archive: %v\n%s", err, out)
 	}
-	for _, want := range []string{"events: refusing to restore: " + file + " holds what the events migrations do not create",
+	for _, want := range []string{"events: refusing to restore: " + file + " holds what the events migrations do not create (none of it ran, no row was written): ",
 		"FUNCTION public pwn()", "MATERIALIZED VIEW public pwned", "MATERIALIZED VIEW DATA public pwned",
 		"VIEW public pwned_view", "FUNCTION public pwn_row()", "TRIGGER public events pwn_on_insert"} {
 		if !strings.Contains(out, want) {
@@ -192,7 +192,7 @@ func TestRestoreRefusesObjectsTheMigrationsDoNotCreate(t *testing.T) {
 // runs a shell command, restores its rows into the tables the migrations
 // made: the check never runs, the target keeps the migration's constraint
 // and trigger function, and a DELETE of history meets the migration's
-// refusal, not the shell command.
+// refusal, not the shell command. Its GRANTs to PUBLIC are not applied.
 func TestRestoreRunsNoDefinitionOfTheArchive(t *testing.T) {
 	t.Parallel()
 	needPostgres(t)
@@ -203,6 +203,7 @@ func TestRestoreRunsNoDefinitionOfTheArchive(t *testing.T) {
 			ELSE lo_from_bytea(4242, 'the check ran'::bytea) > 0 END)`,
 		`CREATE OR REPLACE FUNCTION event_history_is_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN COPY (SELECT 1) TO PROGRAM 'touch `+marks+`/function-ran'; RETURN NULL; END $$`,
+		`GRANT ALL ON events, event_history, sessions TO PUBLIC`,
 	)
 	data := dataDir(t)
 	if err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", file); err != nil {
@@ -234,6 +235,10 @@ func TestRestoreRunsNoDefinitionOfTheArchive(t *testing.T) {
 	if err := db.QueryRowContext(context.Background(), "SELECT count(*) FROM pg_largeobject_metadata").Scan(&objects); err != nil || objects != 0 {
 		t.Errorf("%d large objects after the restore (%v): the archive's check ran", objects, err)
 	}
+	var granted int
+	if err := db.QueryRowContext(context.Background(), "SELECT count(*) FROM pg_class WHERE relacl IS NOT NULL AND relnamespace = 'public'::regnamespace").Scan(&granted); err != nil || granted != 0 {
+		t.Errorf("%d tables with the archive's privileges after the restore (%v)", granted, err)
+	}
 	assertNothingRan(t, marks)
 }
 
@@ -249,7 +254,7 @@ func TestRestoreRefusesRowsOfAnotherSchema(t *testing.T) {
 	data := dataDir(t)
 	for _, c := range []struct{ file, want string }{
 		{newer, "events: refusing to restore: " + newer + " was written by a newer events (its database has the migration 29991231000000, which this one does not know): restore it with that version\n"},
-		{wider, "events: refusing to restore: " + wider + " holds rows for a table this version of events does not have, or not with these columns (nothing was written): COPY public.events (id, kind, "},
+		{wider, "events: refusing to restore: " + wider + " holds rows for a table this version of events does not have, or not with these columns (none of it ran, no row was written): COPY public.events (id, kind, "},
 	} {
 		err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", c.file)
 		if exitCode(err) != 1 || !strings.Contains(out, c.want) {
