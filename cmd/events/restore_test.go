@@ -166,6 +166,7 @@ func TestRestoreRefusesObjectsTheMigrationsDoNotCreate(t *testing.T) {
 			t.Errorf("the refusal does not say %q:\n%s", want, out)
 		}
 	}
+	assertLinesOnce(t, out)
 	if strings.Contains(out, "TABLE public events;") || strings.Contains(out, "pg_trgm") {
 		t.Errorf("the refusal names objects the migrations create:\n%s", out)
 	}
