@@ -27,7 +27,11 @@ import (
 //     separator as a word of its own) is placed on today's date, an end
 //     before the start on the next day, and the whole range a day earlier
 //     when its start is ahead of now (a log records what happened: at 01:30,
-//     `23:00-01:00` is last night). A range whose ends are equal is refused.
+//     `23:00-01:00` is last night) or when it would end tomorrow (at 23:08,
+//     `23:00-01:00` is yesterday 23:00 to today 01:00, as Timewarrior reads
+//     it). A range that still ends ahead of now (`9:30-10:15` at 10:00,
+//     `23:00-01:00` at 00:30) is refused: a finished log never ends in the
+//     future. A range whose ends are equal is refused.
 //     `9:30` alone is no word of a log.
 //   - Clock forms: `9:30`, `18:00` (24-hour), `9am`, `5:30pm`, `12am`
 //     (00:00), `12pm` (noon), `9시`, `9시30분`, `9시 30분`, `오후 5시`,
@@ -294,6 +298,12 @@ func (p *captureParser) rangeAt(i int) int {
 	if atClock(l.Year(), l.Month(), day, from, p.loc).After(p.now) {
 		day--
 	}
+	if to < from && day == l.Day() && atClock(l.Year(), l.Month(), day+1, to, p.loc).After(p.now) {
+		// It would end tomorrow: a log records what happened, so the
+		// end is today's and the start yesterday's (as Timewarrior reads
+		// `23:00 - 01:00`).
+		day--
+	}
 	start := atClock(l.Year(), l.Month(), day, from, p.loc)
 	endDay := day
 	if to < from {
@@ -303,6 +313,12 @@ func (p *captureParser) rangeAt(i int) int {
 	if !end.After(start) {
 		// a clock that a zone's transition skips or repeats: keep the order
 		end = start
+	}
+	if end.After(p.now) {
+		p.err = "the range " + phrase + " has not ended yet (it ends at " + end.In(p.loc).Format("15:04") +
+			"), and a log cannot end in the future: record it once it has ended, or what has passed with since " +
+			start.In(p.loc).Format("15:04")
+		return n
 	}
 	p.c.StartedAt, p.c.EndedAt = utcPtr(start), utcPtr(end)
 	return n

@@ -68,14 +68,28 @@ var captureCases = []captureCase{
 	{kind: aLog, text: "deep work 9:30~10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
 	{kind: aLog, text: "deep work 9:30 ~ 10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
 	{kind: aLog, text: "deep work 9:30 - 10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
-	{kind: aLog, text: "점심 12시~1시", title: "점심", end: "2026-11-24T01:00:00+09:00", start: "2026-11-23T12:00:00+09:00"},
+	// 1시 is 01:00, so this range crosses midnight; it would end tomorrow,
+	// so it ends today at 01:00 (오후 1시 is 13:00, below)
+	{kind: aLog, text: "점심 12시~1시", title: "점심", start: "2026-11-22T12:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
 	{kind: aLog, text: "점심 오후12시~오후1시", title: "점심", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:00:00+09:00"},
 	{kind: aLog, text: "lunch 12pm-1:15pm", title: "lunch", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:15:00+09:00"},
 	{kind: aLog, text: "night 12am-1am", title: "night", start: "2026-11-23T00:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
 	{kind: aLog, text: "x 9:30-9:30", err: "is empty"},
-	// a range across midnight, typed before and after it
-	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-23T23:50:00+09:00", title: "late", start: "2026-11-23T23:00:00+09:00", end: "2026-11-24T01:00:00+09:00"},
+	// a range across midnight, typed before and after it: it never ends in
+	// the future, so before midnight it is the one that ended this morning
+	// (as Timewarrior reads it), and one still running is refused
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-23T23:08:00+09:00", title: "late", start: "2026-11-22T23:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-23T23:50:00+09:00", title: "late", start: "2026-11-22T23:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-23T22:59:00+09:00", title: "late", start: "2026-11-22T23:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
 	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-24T01:30:00+09:00", title: "late", start: "2026-11-23T23:00:00+09:00", end: "2026-11-24T01:00:00+09:00"},
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-24T01:00:00+09:00", title: "late", start: "2026-11-23T23:00:00+09:00", end: "2026-11-24T01:00:00+09:00"},
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-24T00:30:00+09:00", err: "has not ended yet (it ends at 01:00)"},
+	{kind: aLog, text: "late 23:00-01:00", now: "2026-11-23T23:00:00+09:00", title: "late", start: "2026-11-22T23:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
+	{kind: aLog, text: "late 23:00-01:00", zone: "America/New_York", now: "2026-11-23T23:08:00-05:00", title: "late", start: "2026-11-22T23:00:00-05:00", end: "2026-11-23T01:00:00-05:00"},
+	// a range that has begun but not ended is refused, not moved a day back
+	{kind: aLog, text: "deep work 13:30-14:30", err: "has not ended yet (it ends at 14:30)"},
+	{kind: aLog, text: "deep work 13:30-14:00", title: "deep work", start: "2026-11-23T13:30:00+09:00", end: captureNow},
+	{kind: aLog, text: "deep work 13:30-14:01", err: "since 13:30"},
 	{kind: aLog, text: "to midnight 22:00-0:00", title: "to midnight", start: "2026-11-22T22:00:00+09:00", end: "2026-11-23T00:00:00+09:00"},
 	// a range whose start is ahead of now is yesterday's
 	{kind: aLog, text: "gym 18:00-19:00 #health", title: "gym", tag: "health", start: "2026-11-22T18:00:00+09:00", end: "2026-11-22T19:00:00+09:00"},
@@ -407,6 +421,9 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 			}
 		} else if span > 25*time.Hour {
 			t.Fatalf("%q: a span of %v", text, span)
+		}
+		if c.EndedAt.After(nowUS) {
+			t.Fatalf("%q in %s: a finished log ends at %s, after now %s", text, loc, c.EndedAt, nowUS)
 		}
 	case KindTask:
 		if c.StartedAt != nil || c.EndedAt != nil || c.Duration != 0 {
