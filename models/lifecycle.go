@@ -208,6 +208,9 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 		id := undo.Step.ID
 		h.Undoes = &id
 	}
+	if err := checkStepBounds(&n, changes); err != nil {
+		return e, History{}, err
+	}
 	if op != OpReactivate {
 		n.UndoStatus = &before
 	}

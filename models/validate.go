@@ -93,6 +93,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		fe.add("source", "is required when source_ref is given")
 	}
 	validate(&e, &fe, loc)
+	checkBounds(&e, &fe)
 	if len(fe) > 0 {
 		return Event{}, fe
 	}
@@ -130,6 +131,7 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 	in.copyEditable(&n)
 	var fe FieldErrors
 	validate(&n, &fe, loc)
+	checkBounds(&n, &fe)
 	if len(fe) > 0 {
 		return e, nil, false, fe
 	}
