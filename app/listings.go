@@ -216,5 +216,7 @@ func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args
 		c := q.Cursor(pos(&out.Items[len(out.Items)-1]))
 		out.NextCursor = &c
 	}
+	// after the cursor, which may come from a row left out
+	out.Items = s.writable(out.Items, q.Listing)
 	return out, nil
 }

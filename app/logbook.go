@@ -97,15 +97,19 @@ func (s *Service) Logbook(ctx context.Context, from, to time.Time, loc *time.Loc
 		if err != nil {
 			return err
 		}
+		events = s.writable(events, "logbook")
 		byID := make(map[int64]*models.Event, len(events))
 		for i := range events {
 			byID[events[i].ID] = &events[i]
 		}
+		kept := entries[:0]
 		for i := range entries {
 			if e := byID[entries[i].Event.ID]; e != nil {
 				entries[i].Event = *e
+				kept = append(kept, entries[i])
 			}
 		}
+		entries = kept
 		return nil
 	})
 	if err != nil {

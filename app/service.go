@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -16,6 +17,7 @@ type Service struct {
 	db  *bun.DB
 	loc *time.Location // EVENTS_TIMEZONE: all-day dates and the listings' default zone
 	now func() time.Time
+	log *slog.Logger // for rows a read leaves out (unwritable.go); nil: slog.Default()
 }
 
 // NewService returns a Service over db. loc is the configured time zone; now

@@ -222,6 +222,12 @@ func (s *exportStream) fill() bool {
 		}
 	}
 	for i := range s.events {
+		if err := s.events[i].CheckBounds(); err != nil {
+			// a row from around the service that the file cannot hold:
+			// left out, never the end of the file
+			s.log.Error("export: left out an event it cannot write", "id", s.events[i].ID, "err", err)
+			continue
+		}
 		if s.csv {
 			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i], s.formulas))
 			continue

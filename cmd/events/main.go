@@ -272,6 +272,7 @@ func serve(logger *slog.Logger) error {
 		return err
 	}
 	defer stop()
+	svc.SetLogger(logger)
 	web, err := handlers.New(svc, handlers.Options{
 		RequestTimeout: cfg.RequestTimeout,
 		TrustedProxies: cfg.TrustedProxies,
