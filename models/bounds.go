@@ -42,9 +42,31 @@ func (e *OutOfBoundsError) Error() string {
 		e.ID, e.Field, describeOutOfBounds(e.Time))
 }
 
+// minUnix and maxUnix are the seconds of MinTime and MaxTime.
+var minUnix, maxUnix = MinTime.Unix(), MaxTime.Unix()
+
 // CheckBounds returns an *OutOfBoundsError naming the first time field of
-// e outside the bounds, or nil.
+// e outside the bounds, or nil. Every listing row goes through it, so it
+// reads the fields directly and compares seconds: through EventFields'
+// accessors and time.Before it took 100 to 150 ns an event, against 1.6
+// µs for reading the row; this way about 15 to 25.
+// TestCheckBounds checks that it covers every time field of the table.
 func (e *Event) CheckBounds() error {
+	for _, t := range [...]*time.Time{e.StartAt, e.EndAt, e.DueAt, e.StartedAt, e.EndedAt,
+		e.CompletedAt, e.CancelledAt, e.DeferUntil, &e.CreatedAt, &e.UpdatedAt} {
+		if t == nil {
+			continue
+		}
+		if u := t.Unix(); (u < minUnix || u >= maxUnix) && !InBounds(*t) {
+			return e.outOfBounds()
+		}
+	}
+	return nil
+}
+
+// outOfBounds names the first time field of e outside the bounds, in the
+// order of EventFields.
+func (e *Event) outOfBounds() error {
 	for i := range EventFields {
 		f := &EventFields[i]
 		if f.Type != TypeTime {
