@@ -31,12 +31,19 @@ func AppendETag(b []byte, e *models.Event) []byte {
 
 // nextUpdate is the updated_at of a write at now over an event last written
 // at prev: now, or one microsecond after prev when now is not later. It runs
-// under the row's lock, so no other write of the event comes between.
-func nextUpdate(prev, now time.Time) time.Time {
+// under the row's lock, so no other write of the event comes between. At
+// the last microsecond of 9999 (models.MaxTime) there is no later one to
+// move to: the write is refused (422 naming updated_at) rather than stored
+// with an updated_at no answer can write.
+func nextUpdate(prev, now time.Time) (time.Time, error) {
 	if now.After(prev) {
-		return now
+		return now, nil
 	}
-	return prev.Add(time.Microsecond)
+	next := prev.Add(time.Microsecond)
+	if !models.InBounds(next) {
+		return prev, models.Invalid("updated_at", "cannot move past the end of the year 9999, so this write could not be told from the last one")
+	}
+	return next, nil
 }
 
 // IfMatch is the If-Match precondition of a write (RFC 9110, 13.1.1): any

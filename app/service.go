@@ -117,7 +117,9 @@ func (s *Service) PatchIf(ctx context.Context, id int64, cond *IfMatch, in model
 		}
 		h := models.RescheduleRecord(&n, times, actor) // at the clock's time
 		// every write moves updated_at, the event's validator (see ETag)
-		n.UpdatedAt = nextUpdate(e.UpdatedAt, n.UpdatedAt)
+		if n.UpdatedAt, err = nextUpdate(e.UpdatedAt, n.UpdatedAt); err != nil {
+			return err
+		}
 		out = n
 		if _, err := tx.NewUpdate().Model(&n).WherePK().
 			Column(models.EditableColumns()...).
@@ -179,7 +181,9 @@ func (s *Service) OperateIf(ctx context.Context, id int64, cond *IfMatch, op mod
 		}
 		// every write moves updated_at, the event's validator (see ETag);
 		// the history row keeps the clock's time
-		n.UpdatedAt = nextUpdate(e.UpdatedAt, n.UpdatedAt)
+		if n.UpdatedAt, err = nextUpdate(e.UpdatedAt, n.UpdatedAt); err != nil {
+			return err
+		}
 		// The undo stack (docs/DESIGN.md, History): a step goes on top and
 		// names the step beneath it; a reactivate leaves on top the step
 		// beneath the one it undid. The history row and the event are
