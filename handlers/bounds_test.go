@@ -5,10 +5,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"events/app"
 	"events/internal/dbtest"
 )
 
@@ -147,5 +150,175 @@ func TestPoisonedRowsDoNotFailReads(t *testing.T) {
 	for _, id := range good {
 		s.get(path(id)).want(t, http.StatusOK)
 		s.get("/events/"+strconv.FormatInt(id, 10)).want(t, http.StatusOK)
+	}
+}
+
+// boundaryInstants are the edges of the years 0001 to 9999, just inside
+// and just outside, in UTC and at far offsets.
+var boundaryInstants = []string{
+	"0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000001Z", "0001-01-01T09:00:00+09:00",
+	"9999-12-31T23:59:59.999999Z", "9999-12-31T23:00:00Z", "9999-12-31T09:59:59+14:00",
+	"0000-12-31T23:59:59.999999Z", "0001-01-01T00:00:00+14:00", "0001-01-01T13:59:59.999999+14:00",
+	"10000-01-01T00:00:00Z", "9999-12-31T23:59:59-12:00", "9999-12-31T23:59:59.999999-00:01",
+}
+
+// boundaryClocks are the clocks the service runs at: an ordinary day, and
+// the first and last hours of the years it holds.
+var boundaryClocks = []time.Time{
+	t0,
+	time.Date(9999, 12, 31, 20, 0, 0, 0, time.UTC),
+	time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC),
+	time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(1, 1, 1, 10, 0, 0, 0, time.UTC),
+}
+
+// TestBoundaryInstantsNeverFail sends the boundary instants through every
+// path that computes a time (capture durations, since and ranges, all-day
+// spans, defer presets and a custom defer, PATCH, the lifecycle, the
+// windows of the summary, the review and the listings), with the service's
+// clock at the boundaries and its zone from UTC-12 to UTC+14 (Seoul, and
+// ?tz= of others), then reads every listing, page and export. Nothing
+// answers 5xx, and every answer the API describes matches it (checkAPI: a
+// time in the year 10000 is no RFC 3339 date-time). Before, a create
+// stored ended_at in 10000 and the reads after it answered 500.
+func TestBoundaryInstantsNeverFail(t *testing.T) {
+	for _, zone := range []string{"Asia/Seoul", "Etc/GMT-14", "Etc/GMT+12", "America/St_Johns"} {
+		t.Run(zone, func(t *testing.T) {
+			loc, err := time.LoadLocation(zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Parallel()
+			c := dbtest.NewClock(t0)
+			svc := app.NewService(dbtest.New(t), loc, c.Now)
+			s := &server{t: t, f: newApp(t, svc), svc: svc, clock: c}
+			for i, clock := range boundaryClocks {
+				s.clock.Set(clock)
+				boundaryWrites(s, zone)
+				boundaryReads(s, zone, i == len(boundaryClocks)-1)
+			}
+		})
+	}
+}
+
+// no5xx fails the test on an answer of 5xx.
+func no5xx(t *testing.T, a answer) answer {
+	t.Helper()
+	if a.Status >= 500 {
+		t.Errorf("%s", a)
+	}
+	return a
+}
+
+func boundaryWrites(s *server, zone string) {
+	t := s.t
+	q := "?tz=" + url.QueryEscape(zone)
+	post := func(body string) answer { return no5xx(t, s.json("POST", "/api/events"+q, body)) }
+	created := func(a answer) int64 {
+		if a.Status != http.StatusCreated {
+			return 0
+		}
+		return a.event(t, http.StatusCreated).ID
+	}
+	js := func(s string) string { return strconv.Quote(s) }
+
+	// capture text: durations, since and ranges on the clock, in the zone
+	for _, text := range []string{"x 24h", "x 1m", "x since 0:00", "x since 23:59", "x 23:00-01:00", "x 0:00-0:01",
+		"x 9:30-10:15", "x 23:59-0:00", "#tag quick"} {
+		post(`{"kind":"activity_log","text":` + js(text) + `}`)
+	}
+	post(`{"kind":"activity_log"}`)
+	post(`{"kind":"activity_log","status":"in_progress"}`)
+	for _, text := range []string{"t today", "t tomorrow", "t 12/31", "t 9999-12-31", "t 0001-01-01 0:00", "t 월요일 9시", "t 23:59"} {
+		post(`{"kind":"task","text":` + js(text) + `}`)
+	}
+
+	task := created(post(`{"kind":"task","title":"to defer"}`))
+	entry := created(post(`{"kind":"calendar_event","title":"to move","start_at":"2026-11-25T09:00:00Z"}`))
+	for _, in := range boundaryInstants {
+		// a duration carried from an explicit end, both ways
+		post(`{"kind":"activity_log","text":"x 24h","started_at":` + js(in) + `}`)
+		post(`{"kind":"activity_log","text":"x 1m","ended_at":` + js(in) + `}`)
+		post(`{"kind":"activity_log","started_at":` + js(in) + `}`)
+		post(`{"kind":"activity_log","status":"in_progress","started_at":` + js(in) + `}`)
+		post(`{"kind":"task","title":"t","due_at":` + js(in) + `}`)
+		post(`{"kind":"calendar_event","title":"c","start_at":` + js(in) + `}`)
+		// all-day spans, read in the service's zone
+		post(`{"kind":"calendar_event","title":"c","all_day":true,"start_at":` + js(in) + `}`)
+		post(`{"kind":"calendar_event","title":"c","all_day":true,"start_at":"9999-12-30T00:00:00Z","end_at":` + js(in) + `}`)
+		// PATCH (a reschedule) and a custom defer
+		if entry != 0 {
+			no5xx(t, s.json("PATCH", path(entry), `{"start_at":`+js(in)+`,"end_at":null,"all_day":false}`))
+			no5xx(t, s.json("PATCH", path(entry), `{"all_day":true,"start_at":`+js(in)+`}`))
+			no5xx(t, s.json("PATCH", path(entry), `{"all_day":false,"start_at":"2026-11-25T09:00:00Z","end_at":null}`))
+		}
+		if task != 0 {
+			no5xx(t, s.json("POST", path(task, "/defer"), `{"defer_until":`+js(in)+`}`))
+		}
+	}
+	// a form's local times and dates, in the service's zone
+	for _, v := range []string{"9999-12-31", "9999-12-31T23:59", "0001-01-01", "0001-01-01T00:00"} {
+		no5xx(t, s.form("POST", "/api/events", url.Values{"kind": {"calendar_event"}, "title": {"f"}, "all_day": {"true"}, "start_at": {v}}))
+		no5xx(t, s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "text": {"x 24h"}, "started_at": {v}}))
+		if entry != 0 {
+			no5xx(t, s.form("PATCH", path(entry), url.Values{"title": {"to move"}, "start_at": {v}, "end_at": {""}}))
+		}
+	}
+	// the defer presets as app.js resolves them (handlers/contract.go):
+	// in 3 hours, tomorrow 09:00, next Monday 09:00, in the page's zone
+	if task != 0 {
+		now := s.svc.Now()
+		l := now.In(s.svc.Location())
+		ahead := (int(time.Monday) - int(l.Weekday()) + 7) % 7
+		if ahead == 0 {
+			ahead = 7
+		}
+		for _, until := range []time.Time{
+			now.Add(3 * time.Hour),
+			time.Date(l.Year(), l.Month(), l.Day()+1, 9, 0, 0, 0, l.Location()),
+			time.Date(l.Year(), l.Month(), l.Day()+ahead, 9, 0, 0, 0, l.Location()),
+		} {
+			no5xx(t, s.json("POST", path(task, "/defer"), `{"defer_until":`+js(until.Format(time.RFC3339Nano))+`}`))
+			no5xx(t, s.form("POST", path(task, "/defer"), url.Values{"defer_until": {until.Format("2006-01-02T15:04")}}))
+		}
+		for _, op := range []string{"reactivate", "complete", "reactivate", "cancel", "reactivate"} {
+			no5xx(t, s.json("POST", path(task, "/"+op), ""))
+		}
+	}
+	if run := created(post(`{"kind":"activity_log","status":"in_progress","text":"x since 0:00"}`)); run != 0 {
+		no5xx(t, s.json("POST", path(run, "/complete"), ""))
+	}
+}
+
+// boundaryReads reads every listing, window and page at the clock; with
+// each, also every event's answer, history and page.
+func boundaryReads(s *server, zone string, each bool) {
+	t := s.t
+	tz := "tz=" + url.QueryEscape(zone)
+	targets := []string{
+		"/api/events?limit=1000", "/api/events/today?" + tz, "/api/events/inbox", "/api/events/activity?" + tz,
+		"/api/events/summary?" + tz, "/api/events/export", "/api/events/export?format=ndjson",
+		"/events", "/events?tab=inbox", "/events?tab=upcoming", "/events?tab=activity", "/events/review",
+		"/events/search?q=x", "/events/new",
+	}
+	for i, from := range boundaryInstants {
+		to := boundaryInstants[(i+4)%len(boundaryInstants)]
+		w := "from=" + url.QueryEscape(from) + "&to=" + url.QueryEscape(to)
+		targets = append(targets,
+			"/api/events?"+w, "/api/events/activity?"+w+"&"+tz, "/api/events/summary?"+w+"&"+tz,
+			"/api/events/summary?from="+url.QueryEscape(from)+"&"+tz, "/api/events/summary?to="+url.QueryEscape(from),
+			"/api/events/export?"+w, "/events/review?"+w,
+			"/events/review?from="+url.QueryEscape(from[:10]), "/events/review?to="+url.QueryEscape(from[:10]))
+	}
+	for _, target := range targets {
+		no5xx(t, s.get(target))
+	}
+	if !each {
+		return
+	}
+	for _, e := range s.get("/api/events?limit=1000").page(t).Items {
+		no5xx(t, s.get(path(e.ID)))
+		no5xx(t, s.get(path(e.ID, "/history")))
+		no5xx(t, s.get("/events/"+strconv.FormatInt(e.ID, 10)))
 	}
 }
