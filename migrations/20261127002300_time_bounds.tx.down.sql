@@ -1,0 +1,1 @@
+ALTER TABLE events DROP CONSTRAINT IF EXISTS times_in_years_1_to_9999;
