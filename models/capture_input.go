@@ -14,7 +14,8 @@ import "time"
 // or ended_at replaces that end of the span, and a duration word then
 // carries the other end with it (ended_at 10:00 with 15m starts at 9:45);
 // an explicit status in_progress keeps the text's start and drops its end
-// (a running log since then).
+// (a running log since then). A duration carried from an explicit start
+// past now is refused: a finished log never ends in the future.
 func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *FieldErrors) bool {
 	switch {
 	case in.Title.Set:
@@ -68,6 +69,14 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 		}
 		running := in.Status.Set && in.Status.V == StatusInProgress
 		if !in.EndedAt.Set && !running {
+			if end.After(now) && InBounds(end) {
+				// a duration carried from an explicit start: a finished
+				// log never ends in the future (DESIGN.md, Capture text);
+				// past 9999, the bounds say so, naming ended_at
+				fe.add("text", "the duration %s from started_at ends at %s, after now: a finished log cannot end in the future (send status in_progress for a running one)",
+					c.Duration, FormatTime(end))
+				return false
+			}
 			in.EndedAt = Opt[time.Time]{Set: true, V: end}
 		}
 	}

@@ -459,3 +459,41 @@ func TestDaysInIsTimeDate(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureDurationFromStartNeverEndsInFuture: a duration word carried
+// from an explicit started_at ends where it ends; past now, a finished log
+// is refused naming text (a running one keeps its start), and up to now
+// it is stored. Before, `x 2h` with a start half an hour ago stored a done
+// log ending an hour and a half ahead.
+func TestCaptureDurationFromStartNeverEndsInFuture(t *testing.T) {
+	seoul := mustZone(t, "Asia/Seoul")
+	clock := ts(t, captureNow) // 14:00 in Seoul
+	for _, c := range []struct {
+		body  string
+		field string // "" when stored
+	}{
+		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00"}`, "text"},
+		{`{"kind":"activity_log","text":"x 1m","started_at":"2026-11-23T13:59:00.000001+09:00"}`, "text"},
+		{`{"kind":"activity_log","text":"x 1m","started_at":"2026-11-23T13:59:00+09:00"}`, ""},
+		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T09:00:00+09:00"}`, ""},
+		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00","status":"in_progress"}`, ""},
+		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00","ended_at":"2026-11-23T13:45:00+09:00"}`, ""},
+	} {
+		in, err := DecodeJSON([]byte(c.body), CreateFields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := in.NewEvent(clock, seoul)
+		if c.field == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.body, err)
+			} else if e.EndedAt != nil && e.EndedAt.After(clock) {
+				t.Errorf("%s: stored a log ending at %s, after now", c.body, e.EndedAt)
+			}
+			continue
+		}
+		if fs := fieldsOf(err); len(fs) != 1 || fs[0] != c.field || !strings.Contains(err.Error(), "cannot end in the future") {
+			t.Errorf("%s: %v (%v), want a 422 naming %s", c.body, fs, err, c.field)
+		}
+	}
+}
