@@ -432,6 +432,10 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"newline in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"a\nb"}`, 422, []string{"project_tag"}},
 		{"terminal escape in a description", "PATCH", path(task.ID), jsonType, `{"description":"\u001b[2J"}`, 422, []string{"description"}},
 		{"CR in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\rb"}`, 422, []string{"source_ref"}},
+		{"tab in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"a\tb"}`, 422, []string{"project_tag"}},
+		{"tab in a form project_tag", "POST", "/api/events", formType, form(url.Values{"kind": {"task"}, "title": {"x"}, "project_tag": {"a\tb"}}), 422, []string{"project_tag"}},
+		{"tab in a PATCH project_tag", "PATCH", path(task.ID), jsonType, `{"project_tag":"a\tb"}`, 422, []string{"project_tag"}},
+		{"tab in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\tb"}`, 422, []string{"source_ref"}},
 		// bidirectional controls in identifiers
 		{"right-to-left override in a project_tag", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","project_tag":"invoice\u202egpj.exe"}`, 422, []string{"project_tag"}},
 		{"isolate in a source_ref", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","source":"chat","source_ref":"a\u2066b"}`, 422, []string{"source_ref"}},

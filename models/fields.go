@@ -2,6 +2,7 @@ package models
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -90,9 +91,9 @@ var EventFields = []Field{
 	enum[Status]("status", func(e *Event) *Status { return &e.Status }, func(in *Input) any { return &in.Status }, CreateFields).
 		constraints("cancelled_iff_cancelled_at", "deferred_iff_defer_until", "completed_at_when_finished", "undo_from_finished"),
 	text("title", func(e *Event) *string { return &e.Title }, func(in *Input) any { return &in.Title }, editable...).
-		form("Title", "text", "").limit(MaxTitle, true).constraints("title_required", "title_length", "text_without_controls"),
+		form("Title", "text", "").prose(MaxTitle).trim().constraints("title_required", "title_length", "title_without_controls"),
 	text("description", func(e *Event) *string { return &e.Description }, func(in *Input) any { return &in.Description }, editable...).
-		form("Description", "textarea", "desc").limit(MaxDescription, true).constraints("description_length"),
+		form("Description", "textarea", "desc").prose(MaxDescription).constraints("description_length", "description_without_controls"),
 	timeField("start_at", func(e *Event) **time.Time { return &e.StartAt }, func(in *Input) any { return &in.StartAt }, editable...).
 		form("Starts", "datetime-local", "").reschedule().constraints("calendar_event_has_start"),
 	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, func(in *Input) any { return &in.EndAt }, editable...).
@@ -107,16 +108,17 @@ var EventFields = []Field{
 		form("Ended", "datetime-local", "").reschedule().
 		constraints("activity_log_has_a_time", "running_log_has_no_end", "ended_at_after_started_at"),
 	integer("priority", func(e *Event) *int { return &e.Priority }, func(in *Input) any { return &in.Priority }, editable...).
-		form("Priority", "priority", "").constraints("priority_range"),
+		form("Priority", "priority", "").between(0, 3).constraints("priority_range"),
 	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
-		form("Project tag", "text", "").limit(MaxProjectTag, false).constraints("project_tag_length", "project_tag_without_bidi"),
+		form("Project tag", "text", "").line(MaxProjectTag).trim().dropPrefix("#").emptyIsNull().
+		constraints("project_tag_length", "project_tag_without_controls", "project_tag_without_bidi"),
 	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
 	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
 	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
 		form("Deferred until", "datetime-local", "").notNullInRequests(),
 	enum[Source]("source", func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields),
 	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).
-		limit(MaxSourceRef, false).constraints("source_ref_iff_source", "source_ref_length", "source_ref_without_bidi"),
+		line(MaxSourceRef).constraints("source_ref_iff_source", "source_ref_length", "source_ref_without_controls", "source_ref_without_bidi"),
 	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
 	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
 	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
@@ -155,8 +157,16 @@ type Field struct {
 	Label       string     // on the forms and the detail page; "" for none
 	FormType    string     // the form input: text, textarea, datetime-local, checkbox or priority
 	FormName    string     // the form's name, when it is not Name
+	Min, Max    int        // a whole number's bounds
 	MaxLen      int        // a text's bound in characters; 0: not a checked text
-	Multiline   bool       // a text that may hold newlines (and tabs, as every text may)
+
+	// How a checked text (MaxLen > 0) is normalised before it is checked,
+	// in this order, and which characters it may hold. A nullable text that
+	// is not EmptyIsNull must not be empty: null says "none".
+	Multiline   bool   // prose: may hold newlines (a CRLF is stored as LF), tabs and bidirectional controls; else one line with no control character at all
+	Trim        bool   // white space around the text is dropped
+	Prefix      string // a leading marker dropped ("#" of a project tag)
+	EmptyIsNull bool   // an empty text is stored as null
 
 	refuseNull bool   // a request may not send null, though the column may hold it
 	jsonKey    []byte // ,"name":
@@ -273,10 +283,20 @@ func (f Field) form(label, formType, formName string) Field {
 	return f
 }
 
-func (f Field) limit(max int, multiline bool) Field {
-	f.MaxLen, f.Multiline = max, multiline
-	return f
-}
+// prose is a free text of at most max characters: lines, tabs, any script.
+func (f Field) prose(max int) Field { f.MaxLen, f.Multiline = max, true; return f }
+
+// line is an identifier of at most max characters on one line: no control
+// character (not even a tab) and no bidirectional control.
+func (f Field) line(max int) Field { f.MaxLen, f.Multiline = max, false; return f }
+
+func (f Field) trim() Field { f.Trim = true; return f }
+
+func (f Field) dropPrefix(p string) Field { f.Prefix = p; return f }
+
+func (f Field) emptyIsNull() Field { f.EmptyIsNull = true; return f }
+
+func (f Field) between(min, max int) Field { f.Min, f.Max = min, max; return f }
 
 func (f Field) reschedule() Field { f.Reschedule = true; return f }
 
@@ -308,6 +328,26 @@ func (f *Field) Form() string {
 		return f.FormName
 	}
 	return f.Name
+}
+
+// normalise is the text s as the field stores it, before its checks: a
+// CRLF of prose as LF, trimmed, its Prefix dropped (every leading one, so
+// that a stored text normalises to itself). An empty result of an
+// EmptyIsNull field is stored as null.
+func (f *Field) normalise(s string) string {
+	if f.Multiline {
+		s = normaliseNewlines(s)
+	}
+	if f.Trim {
+		s = strings.TrimSpace(s)
+	}
+	for f.Prefix != "" && strings.HasPrefix(s, f.Prefix) {
+		s = s[len(f.Prefix):]
+		if f.Trim {
+			s = strings.TrimSpace(s)
+		}
+	}
+	return s
 }
 
 // SetText stores a text or enum value (nil: null). A nullable text keeps s

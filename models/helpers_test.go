@@ -147,10 +147,10 @@ func storageProblems(e Event, loc *time.Location) []string {
 	bad("priority 0..3", e.Priority >= 0 && e.Priority <= 3)
 	bad("title trimmed", e.Title == strings.TrimSpace(e.Title))
 	bad("title required for task and calendar_event", e.Kind == KindActivityLog || e.Title != "")
-	bad("title text", textOK(e.Title, MaxTitle, true))
-	bad("description text", textOK(e.Description, MaxDescription, true))
-	bad("project_tag text", e.ProjectTag == nil || (*e.ProjectTag != "" && textOK(*e.ProjectTag, MaxProjectTag, false)))
-	bad("source_ref text", e.SourceRef == nil || (*e.SourceRef != "" && textOK(*e.SourceRef, MaxSourceRef, false)))
+	for _, f := range checkedTexts(CreateFields) {
+		s, ok := f.Text(&e)
+		bad(f.Name+" text", !ok || (textOK(s, f.MaxLen, f.Multiline) && s == f.normalise(s) && !(f.Nullable && s == "")))
+	}
 	for _, f := range []struct {
 		name string
 		t    *time.Time
@@ -185,12 +185,24 @@ func storageProblems(e Event, loc *time.Location) []string {
 
 // textOK: valid UTF-8, at most max characters, no control characters but
 // tab (and newline where multiline).
+// checkedTexts are the texts of the field table (models.EventFields) with
+// a bound that requests of set may carry.
+func checkedTexts(set FieldSet) []*Field {
+	var out []*Field
+	for i := range EventFields {
+		if f := &EventFields[i]; f.MaxLen > 0 && f.Accepted(set) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func textOK(s string, max int, multiline bool) bool {
 	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > max {
 		return false
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) && r != '\t' && !(multiline && r == '\n') {
+		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n')) {
 			return false
 		}
 		if !multiline && IsBidiControl(r) {

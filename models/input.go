@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -176,12 +177,12 @@ func setJSON(f *Field, target any, raw json.RawMessage) string {
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil {
 			if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
-				return "must be a whole number from 0 to 3"
+				return fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
 			}
 			return "must be a number"
 		}
-		if n < 0 || n > 3 {
-			return "must be from 0 to 3"
+		if n < int64(f.Min) || n > int64(f.Max) {
+			return fmt.Sprintf("must be from %d to %d", f.Min, f.Max)
 		}
 		t.V, t.Set = int(n), true
 	default:
@@ -334,8 +335,8 @@ func setForm(f *Field, target any, v string, loc *time.Location) string {
 		t.Set = true
 	case *Opt[int]:
 		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 || n > 3 {
-			return "must be a whole number from 0 to 3"
+		if err != nil || n < f.Min || n > f.Max {
+			return fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
 		}
 		t.V, t.Set = n, true
 	default:

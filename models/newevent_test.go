@@ -334,6 +334,11 @@ func TestNewEventBounds(t *testing.T) {
 		{"project_tag blank is null", with(task, "project_tag", "   "), "", func(e Event) string { return isNil(e.ProjectTag) }},
 		{"project_tag null", with(task, "project_tag", json.RawMessage("null")), "", func(e Event) string { return isNil(e.ProjectTag) }},
 		{"project_tag trimmed", with(task, "project_tag", " home "), "", func(e Event) string { return eq(deref(e.ProjectTag), "=home") }},
+		{"project_tag's leading # dropped", with(task, "project_tag", " #home "), "", func(e Event) string { return eq(deref(e.ProjectTag), "=home") }},
+		{"project_tag of 64 characters after its #", with(task, "project_tag", "#"+strings.Repeat("p", 64)), "", nil},
+		{"project_tag # alone is null", with(task, "project_tag", "#"), "", func(e Event) string { return isNil(e.ProjectTag) }},
+		{"project_tag with a tab", with(task, "project_tag", "home\twork"), "project_tag", nil},
+		{"source_ref with a tab", with(src, "source_ref", "r\t1"), "source_ref", nil},
 		{"source_ref of 200 characters", with(src, "source_ref", strings.Repeat("r", 200)), "", nil},
 		{"source_ref of 201 characters", with(src, "source_ref", strings.Repeat("r", 201)), "source_ref", nil},
 		{"priority 0", with(task, "priority", 0), "", nil},
@@ -392,28 +397,29 @@ func TestNewEventControlCharacters(t *testing.T) {
 	t.Parallel()
 	seoul := mustZone(t, "Asia/Seoul")
 	task := with(minimal(KindTask), "source", "chat", "source_ref", "ref")
-	for _, field := range []string{"title", "description", "project_tag", "source_ref"} {
+	for _, f := range checkedTexts(CreateFields) {
 		for _, r := range []rune{0x00, 0x01, 0x07, 0x0B, 0x0D, 0x1B, 0x7F, 0x80, 0x85, 0x9F} {
 			v := "a" + string(r) + "b"
-			_, err := create(t, with(task, field, v), seoul)
-			if got := fieldsOf(err); !reflect.DeepEqual(got, []string{field}) {
-				t.Errorf("%s with U+%04X: got %v (%v), want a 422 naming [%s]", field, r, got, err, field)
+			_, err := create(t, with(task, f.Name, v), seoul)
+			if got := fieldsOf(err); !reflect.DeepEqual(got, []string{f.Name}) {
+				t.Errorf("%s with U+%04X: got %v (%v), want a 422 naming [%s]", f.Name, r, got, err, f.Name)
 			}
 		}
-	}
-	for _, field := range []string{"title", "description"} {
+		// prose keeps tabs and newlines; a line (an identifier) holds neither
 		for _, v := range []string{"a\tb", "a\nb", "a\n\n\tb"} {
-			e, err := create(t, with(task, field, v), seoul)
-			if err != nil {
-				t.Errorf("%s %q: %v", field, v, err)
+			e, err := create(t, with(task, f.Name, v), seoul)
+			if !f.Multiline {
+				if got := fieldsOf(err); !reflect.DeepEqual(got, []string{f.Name}) {
+					t.Errorf("%s %q: got %v (%v), want a 422 naming [%s]", f.Name, v, got, err, f.Name)
+				}
 				continue
 			}
-			got := e.Title
-			if field == "description" {
-				got = e.Description
+			if err != nil {
+				t.Errorf("%s %q: %v", f.Name, v, err)
+				continue
 			}
-			if got != v {
-				t.Errorf("%s %q: stored %q", field, v, got)
+			if got, _ := f.Text(&e); got != v {
+				t.Errorf("%s %q: stored %q", f.Name, v, got)
 			}
 		}
 	}

@@ -124,9 +124,10 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 	if q.Has("project_tag") {
 		// the same rules as the field it filters: a value no event can hold
 		// is refused rather than matched against nothing
-		tag := strings.TrimSpace(q.Get("project_tag"))
+		f := fieldIndex["project_tag"]
+		tag := f.normalise(q.Get("project_tag"))
 		var fe FieldErrors
-		checkText(&fe, "project_tag", tag, MaxProjectTag, false)
+		checkText(&fe, f.Name, tag, f.MaxLen, f.Multiline)
 		if len(fe) > 0 {
 			return lq, BadRequest("project_tag", "%s", fe[0].Message)
 		}

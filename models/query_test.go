@@ -96,6 +96,13 @@ func TestParseListQueryValues(t *testing.T) {
 	if deref(lq.ProjectTag) != "=home" {
 		t.Errorf("project_tag: got %s, want =home", deref(lq.ProjectTag))
 	}
+	// the filter reads a tag as the field stores it: "#home" finds home
+	if tagged, err := ParseListQuery(ListEvents, query("project_tag=%20%23home"), seoul); err != nil || deref(tagged.ProjectTag) != "=home" {
+		t.Errorf("project_tag=%%20%%23home: got %s (%v), want =home", deref(tagged.ProjectTag), err)
+	}
+	if _, err := ParseListQuery(ListEvents, query("project_tag=a%09b"), seoul); class(err) != "400" {
+		t.Errorf("project_tag with a tab: got %v, want a 400: no event holds it", err)
+	}
 	checkTime(t, "from", lq.From, at(ts(t, "2026-11-25T00:00:00Z")))
 	checkTime(t, "to", lq.To, at(ts(t, "2026-11-26T00:00:00Z")))
 	if lq.Loc.String() != "America/New_York" || lq.Limit != 1000 {

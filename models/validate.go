@@ -158,30 +158,16 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 
 // validate checks and normalises the fields a create and a PATCH share.
 func validate(e *Event, fe *FieldErrors, loc *time.Location) {
-	e.Title = strings.TrimSpace(normaliseNewlines(e.Title))
-	e.Description = normaliseNewlines(e.Description)
-	if e.ProjectTag != nil {
-		if tag := strings.TrimSpace(*e.ProjectTag); tag == "" {
-			e.ProjectTag = nil
-		} else {
-			e.ProjectTag = &tag
-		}
-	}
 	for i := range EventFields {
 		f := &EventFields[i]
-		if f.MaxLen == 0 {
-			continue
+		switch {
+		case f.MaxLen > 0:
+			checkField(e, f, fe)
+		case f.Type == TypeInt && f.Max > f.Min:
+			if v := f.Int(e); v < int64(f.Min) || v > int64(f.Max) {
+				fe.add(f.Name, "must be from %d to %d", f.Min, f.Max)
+			}
 		}
-		s, ok := f.Text(e)
-		if f.Name == "source_ref" && ok && s == "" {
-			fe.add("source_ref", "must not be empty")
-		}
-		if ok {
-			checkText(fe, f.Name, s, f.MaxLen, f.Multiline)
-		}
-	}
-	if e.Priority < 0 || e.Priority > 3 {
-		fe.add("priority", "must be from 0 to 3")
 	}
 	if e.Kind == "" {
 		return
@@ -274,6 +260,25 @@ func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
 	return t
 }
 
+// checkField normalises the text field f of e as the field table says
+// and checks what remains.
+func checkField(e *Event, f *Field, fe *FieldErrors) {
+	s, ok := f.Text(e)
+	if !ok {
+		return
+	}
+	s = f.normalise(s)
+	switch {
+	case s == "" && f.EmptyIsNull:
+		f.SetText(e, nil)
+		return
+	case s == "" && f.Nullable:
+		fe.add(f.Name, "must not be empty")
+	}
+	f.SetText(e, &s)
+	checkText(fe, f.Name, s, f.MaxLen, f.Multiline)
+}
+
 func normaliseNewlines(s string) string {
 	if strings.Contains(s, "\r\n") {
 		return strings.ReplaceAll(s, "\r\n", "\n")
@@ -281,15 +286,16 @@ func normaliseNewlines(s string) string {
 	return s
 }
 
-// checkText refuses control characters (tab and newline only where multiline
-// text is allowed) and text over max characters.
+// checkText refuses text over max characters and control characters: prose
+// (multiline) may hold tabs and newlines, and bidirectional controls; a line
+// none of them.
 func checkText(fe *FieldErrors, name, s string, max int, multiline bool) {
 	if n := utf8.RuneCountInString(s); n > max {
 		fe.add(name, "must be at most %d characters (it has %d)", max, n)
 		return
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) && !(r == '\t' || (multiline && r == '\n')) {
+		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n')) {
 			fe.add(name, "must not contain control characters (found U+%04X)", r)
 			return
 		}
