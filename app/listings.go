@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -16,13 +17,29 @@ type Page[T any] struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
-// The literal status lists match the predicates of the partial indexes, so
-// the planner can prove a query stays inside them.
 const (
-	openStatuses = `('planned', 'tentative', 'in_progress', 'waiting')`
-	spanStart    = `coalesce(lower(e.span), 'infinity')`
-	activityAt   = `coalesce(e.ended_at, e.started_at)`
+	spanStart  = `coalesce(lower(e.span), 'infinity')`
+	activityAt = `coalesce(e.ended_at, e.started_at)`
 )
+
+// openStatuses is the SQL list of the open statuses, from models. It is
+// written into the statement as literals, not bound, so the planner can
+// prove a query stays inside the active rows' partial index
+// (events_active_idx, whose literal list TestStatusListsOfTheDatabase
+// holds to models).
+var openStatuses = statusList(models.Status.Open)
+
+// statusList is the SQL list of the statuses in, in lifecycle order:
+// ('planned', 'tentative', ...).
+func statusList(in func(models.Status) bool) string {
+	var quoted []string
+	for _, s := range models.Statuses {
+		if in(s) {
+			quoted = append(quoted, "'"+string(s)+"'")
+		}
+	}
+	return "(" + strings.Join(quoted, ", ") + ")"
+}
 
 // List answers GET /api/events: any status unless filtered, in span order,
 // events without a time last.
@@ -83,7 +100,7 @@ func (s *Service) Today(ctx context.Context, q models.ListQuery) (Page[models.Ev
 	w.add("NOT (e.status = 'deferred' AND e.defer_until > ?)", now)
 	// overdue: an open task due (else starting) before the day; its one
 	// argument is the day's start
-	const overdue = `(e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)`
+	overdue := `(e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)`
 	w.add(`(e.span && tstzrange(?, ?, '[)')
     OR `+overdue+`
     OR e.status = 'in_progress'
