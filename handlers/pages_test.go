@@ -11,7 +11,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"events/models"
 )
+
+// formNames are the names of the inputs of kind's form, as the field table
+// (models.FormFields) gives them.
+func formNames(kind models.Kind) []string {
+	var out []string
+	for _, f := range models.FormFields(kind) {
+		out = append(out, f.Form())
+	}
+	return out
+}
+
+// formTexts are the texts a form edits, from the field table.
+func formTexts() []*models.Field {
+	var out []*models.Field
+	for i := range models.EventFields {
+		if f := &models.EventFields[i]; f.Editable() && f.Type == models.TypeText && f.Label != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // rowIDs lists the event rows of a page or fragment, in order.
 func rowIDs(body string) []int64 {
@@ -149,20 +172,26 @@ func TestTabShowsMoreFromTheAPI(t *testing.T) {
 // it lands in (text, attribute value, textarea).
 func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
 	s := newServer(t)
-	typed := map[string]string{ // field: what was typed
-		"title":       `<script>alert("title")</script>`,
-		"description": `</textarea><img src=x onerror=alert("desc")>`,
-		"project_tag": `"><svg onload=alert(1)>`,
+	// what was typed into each text a form edits (the field table's), each
+	// a different attack; the rows show title and project_tag
+	attacks := []string{`<script>alert("%s")</script>`, `</textarea><img src=x onerror=alert("%s")>`, `"><svg onload=alert("%s")>`}
+	texts := formTexts()
+	typed := map[string]string{}
+	create := map[string]string{"kind": "task", "source": "chat", "source_ref": `<iframe src="javascript:alert(2)">`}
+	refused := url.Values{"priority": {"9"}}
+	var all []string
+	for i, f := range texts {
+		typed[f.Name] = strings.Replace(attacks[i%len(attacks)], "%s", f.Name, 1)
+		create[f.Name] = typed[f.Name]
+		refused.Set(f.Form(), typed[f.Name])
+		all = append(all, f.Name)
 	}
-	body, _ := json.Marshal(map[string]string{"kind": "task", "title": typed["title"], "description": typed["description"],
-		"project_tag": typed["project_tag"], "source": "chat", "source_ref": `<iframe src="javascript:alert(2)">`})
+	if !slices.Contains(all, "title") || !slices.Contains(all, "description") || !slices.Contains(all, "project_tag") {
+		t.Fatalf("the texts of the forms: %v", all)
+	}
+	body, _ := json.Marshal(create)
 	e := s.create(string(body))
 	id := strconv.FormatInt(e.ID, 10)
-	escaped := map[string]string{
-		"title":       `&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;`,
-		"description": `&lt;/textarea&gt;&lt;img src=x onerror=alert(&#34;desc&#34;)&gt;`,
-		"project_tag": `&#34;&gt;&lt;svg onload=alert(1)&gt;`,
-	}
 	raw := []string{"<script>alert", "<img src=x", "<svg", "<iframe", "</textarea><img"}
 	check := func(name, body string, shown ...string) {
 		t.Helper()
@@ -172,21 +201,20 @@ func TestPagesEscapeWhatTheUserTyped(t *testing.T) {
 			}
 		}
 		for _, f := range shown {
-			if !strings.Contains(body, escaped[f]) {
-				t.Errorf("%s does not show the %s escaped (%s)", name, f, escaped[f])
+			if escaped := html.EscapeString(typed[f]); !strings.Contains(body, escaped) {
+				t.Errorf("%s does not show the %s escaped (%s)", name, f, escaped)
 			}
 		}
 	}
 	check("the inbox", s.get("/events?tab=inbox").pageHTML(t, http.StatusOK), "title", "project_tag")
 	check("the inbox tab fragment", s.get("/events?tab=inbox", hx...).html(t, http.StatusOK), "title", "project_tag")
-	check("the detail page", s.get("/events/"+id).pageHTML(t, http.StatusOK), "title", "description", "project_tag")
+	check("the detail page", s.get("/events/"+id).pageHTML(t, http.StatusOK), all...)
 	check("the row fragment", s.get(path(e.ID), hx...).html(t, http.StatusOK), "title", "project_tag")
 	check("the API list fragment", s.get("/api/events", hx...).html(t, http.StatusOK), "title", "project_tag")
 	// A refused save sends back what was typed.
-	refused := url.Values{"title": {typed["title"]}, "desc": {typed["description"]}, "project_tag": {typed["project_tag"]}, "priority": {"9"}}
-	check("a refused save", s.form("PATCH", path(e.ID), refused, toDetail...).html(t, http.StatusUnprocessableEntity), "title", "description", "project_tag")
-	newForm := url.Values{"kind": {"task"}, "title": {typed["title"]}, "desc": {typed["description"]}, "project_tag": {typed["project_tag"]}, "priority": {"9"}}
-	check("a refused new form", s.form("POST", "/api/events", newForm, "HX-Request", "true", "HX-Target", "form#new-form").html(t, http.StatusUnprocessableEntity), "title", "description", "project_tag")
+	check("a refused save", s.form("PATCH", path(e.ID), refused, toDetail...).html(t, http.StatusUnprocessableEntity), all...)
+	refused.Set("kind", "task")
+	check("a refused new form", s.form("POST", "/api/events", refused, "HX-Request", "true", "HX-Target", "form#new-form").html(t, http.StatusUnprocessableEntity), all...)
 	// A problem naming a field the client made up.
 	check("a problem fragment", s.json("POST", "/api/events", `{"kind":"task","title":"x","<img src=x onerror=alert(3)>":1}`, hx...).html(t, http.StatusUnprocessableEntity))
 	check("an error page", s.get("/events?tab=<script>alert(4)</script>").pageHTML(t, http.StatusBadRequest))
@@ -201,8 +229,8 @@ func TestDetailPage(t *testing.T) {
 	task := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T00:00:00Z","priority":2,"project_tag":"home"}`)
 	s.op(task.ID, "complete", "")
 	body := s.get("/events/"+strconv.FormatInt(task.ID, 10)).pageHTML(t, http.StatusOK)
-	if got := fieldNames(body); !slices.Equal(got, []string{"title", "desc", "due_at", "start_at", "priority", "project_tag"}) {
-		t.Errorf("task edit form fields = %v", got)
+	if got, want := fieldNames(body), formNames(models.KindTask); !slices.Equal(got, want) {
+		t.Errorf("task edit form fields = %v, want %v", got, want)
 	}
 	for _, want := range []string{
 		`value="2026-11-25T09:00"`, // due_at in the page's zone, at the form's precision
@@ -217,13 +245,13 @@ func TestDetailPage(t *testing.T) {
 			t.Errorf("detail page lacks %s", want)
 		}
 	}
-	for kind, want := range map[string][]string{
-		`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T00:00:00Z"}`: {"title", "desc", "start_at", "end_at", "all_day", "priority", "project_tag"},
-		`{"kind":"activity_log","title":"l"}`:                                     {"title", "desc", "started_at", "ended_at", "priority", "project_tag"},
+	for _, kind := range []string{
+		`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T00:00:00Z"}`,
+		`{"kind":"activity_log","title":"l"}`,
 	} {
 		e := s.create(kind)
 		body := s.get("/events/"+strconv.FormatInt(e.ID, 10)).pageHTML(t, http.StatusOK)
-		if got := fieldNames(body); !slices.Equal(got, want) {
+		if got, want := fieldNames(body), formNames(models.Kind(e.Kind)); !slices.Equal(got, want) {
 			t.Errorf("%s edit form fields = %v, want %v", e.Kind, got, want)
 		}
 		if e.Kind == "activity_log" && strings.Contains(body, `data-op=`) {
@@ -323,11 +351,8 @@ func TestNewPage(t *testing.T) {
 	if strings.Contains(body, `id="new-form"`) {
 		t.Errorf("/events/new shows a form before a kind is chosen")
 	}
-	for kind, want := range map[string][]string{
-		"task":           {"title", "desc", "due_at", "start_at", "priority", "project_tag"},
-		"calendar_event": {"title", "desc", "start_at", "end_at", "all_day", "priority", "project_tag"},
-		"activity_log":   {"title", "desc", "started_at", "ended_at", "priority", "project_tag"},
-	} {
+	for _, k := range models.Kinds {
+		kind, want := string(k), formNames(k)
 		body := s.get("/events/new?kind="+kind).pageHTML(t, http.StatusOK)
 		if got := fieldNames(body); !slices.Equal(got, want) {
 			t.Errorf("%s form fields = %v, want %v", kind, got, want)

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -16,30 +17,75 @@ var fieldSets = []struct {
 	set  FieldSet
 }{{"create", CreateFields}, {"patch", PatchFields}, {"defer", DeferFields}, {"none", NoFields}}
 
-// accepted is docs/DESIGN.md and the specification written out: the fields each
-// request may carry.
-var accepted = map[FieldSet][]string{
-	CreateFields: {"kind", "status", "title", "description", "start_at", "end_at", "all_day", "due_at", "started_at", "ended_at", "priority", "project_tag", "source", "source_ref"},
-	PatchFields:  {"title", "description", "start_at", "end_at", "all_day", "due_at", "started_at", "ended_at", "priority", "project_tag"},
-	DeferFields:  {"defer_until"},
-	NoFields:     {},
+// accepted are the fields each request may carry, from the field table;
+// TestFieldSetsKeepTheSpecification holds the table to the specification.
+var accepted = func() map[FieldSet][]string {
+	m := map[FieldSet][]string{NoFields: {}}
+	for _, fs := range fieldSets {
+		for _, f := range tableFields(func(f *Field) bool { return f.Accepted(fs.set) }) {
+			m[fs.set] = append(m[fs.set], f.Name)
+		}
+	}
+	return m
+}()
+
+// TestFieldSetsKeepTheSpecification: the specification's and DESIGN.md's
+// fields of each request are accepted, and the fields only the server or
+// the lifecycle sets are refused, whatever else the table adds.
+func TestFieldSetsKeepTheSpecification(t *testing.T) {
+	t.Parallel()
+	editable := []string{"title", "description", "start_at", "end_at", "all_day", "due_at", "started_at", "ended_at", "priority", "project_tag"}
+	cases := []struct {
+		set           FieldSet
+		must, mustNot []string
+	}{
+		{CreateFields, append([]string{"kind", "status", "source", "source_ref"}, editable...),
+			[]string{"id", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at"}},
+		{PatchFields, editable,
+			[]string{"id", "kind", "status", "source", "source_ref", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at"}},
+		{DeferFields, []string{"defer_until"}, editable},
+		{NoFields, nil, append([]string{"defer_until"}, editable...)},
+	}
+	for _, c := range cases {
+		for _, name := range c.must {
+			if !slices.Contains(accepted[c.set], name) {
+				t.Errorf("set %d does not accept %s", c.set, name)
+			}
+		}
+		for _, name := range c.mustNot {
+			if slices.Contains(accepted[c.set], name) {
+				t.Errorf("set %d accepts %s", c.set, name)
+			}
+		}
+	}
 }
 
 // sample is a valid JSON value and a valid form value of every name a
-// client might send.
-var sample = map[string][2]string{
-	"kind": {`"task"`, "task"}, "status": {`"planned"`, "planned"}, "title": {`"t"`, "t"}, "description": {`"d"`, "d"},
-	"start_at": {`"2026-11-25T09:00:00+09:00"`, "2026-11-25T09:00"}, "end_at": {`"2026-11-25T10:00:00+09:00"`, "2026-11-25T10:00"},
-	"all_day": {`true`, "on"}, "due_at": {`"2026-11-25T09:00:00Z"`, "2026-11-25T09:00"},
-	"started_at": {`"2026-11-25T09:00:00Z"`, "2026-11-25T09:00"}, "ended_at": {`"2026-11-25T10:00:00Z"`, "2026-11-25T10:00"},
-	"priority": {`2`, "2"}, "project_tag": {`"home"`, "home"}, "source": {`"email"`, "email"}, "source_ref": {`"m-1"`, "m-1"},
-	"defer_until": {`"2026-11-26T09:00:00Z"`, "2026-11-26T09:00"},
-	// never accepted
-	"id": {`42`, "42"}, "created_at": {`"2026-11-25T09:00:00Z"`, "2026-11-25T09:00"}, "updated_at": {`"2026-11-25T09:00:00Z"`, "x"},
-	"completed_at": {`"2026-11-25T09:00:00Z"`, "2026-11-25T09:00"}, "cancelled_at": {`"2026-11-25T09:00:00Z"`, "2026-11-25T09:00"},
-	"reactivate_to": {`"planned"`, "planned"}, "undo_status": {`"planned"`, "planned"}, "foo": {`1`, "1"}, "Title": {`"t"`, "t"},
-	"": {`"x"`, "x"}, "event_id": {`1`, "1"},
-}
+// client might send: each field of the table, by its type, and names that
+// are none.
+var sample = func() map[string][2]string {
+	m := map[string][2]string{
+		"undo_status": {`"planned"`, "planned"}, "foo": {`1`, "1"}, "Title": {`"t"`, "t"},
+		"": {`"x"`, "x"}, "event_id": {`1`, "1"},
+	}
+	enums := map[string]string{"kind": "task", "status": "planned", "source": "email", "reactivate_to": "planned"}
+	for _, f := range tableFields(func(*Field) bool { return true }) {
+		switch f.Type {
+		case TypeText:
+			m[f.Name] = [2]string{`"t"`, "t"}
+		case TypeEnum:
+			m[f.Name] = [2]string{`"` + enums[f.Name] + `"`, enums[f.Name]}
+		case TypeTime:
+			m[f.Name] = [2]string{`"2026-11-25T09:00:00+09:00"`, "2026-11-25T09:00"}
+		case TypeBool:
+			m[f.Name] = [2]string{`true`, "on"}
+		case TypeInt:
+			n := strconv.Itoa(max(f.Max, 1))
+			m[f.Name] = [2]string{n, n}
+		}
+	}
+	return m
+}()
 
 func TestDecodeJSONFieldSets(t *testing.T) {
 	t.Parallel()
@@ -67,39 +113,12 @@ func TestDecodeJSONFieldSets(t *testing.T) {
 
 // present reports whether the field name is set in in.
 func present(in Input, name string) bool {
-	switch name {
-	case "kind":
-		return in.Kind.Set
-	case "status":
-		return in.Status.Set
-	case "title":
-		return in.Title.Set
-	case "description":
-		return in.Description.Set
-	case "start_at":
-		return in.StartAt.Set
-	case "end_at":
-		return in.EndAt.Set
-	case "all_day":
-		return in.AllDay.Set
-	case "due_at":
-		return in.DueAt.Set
-	case "started_at":
-		return in.StartedAt.Set
-	case "ended_at":
-		return in.EndedAt.Set
-	case "priority":
-		return in.Priority.Set
-	case "project_tag":
-		return in.ProjectTag.Set
-	case "source":
-		return in.Source.Set
-	case "source_ref":
-		return in.SourceRef.Set
-	case "defer_until":
-		return in.DeferUntil.Set
+	f, ok := requestField(name)
+	if !ok {
+		return false
 	}
-	return false
+	set, _ := optOf(&in, f)
+	return set
 }
 
 func TestDecodeJSONValues(t *testing.T) {
@@ -310,17 +329,21 @@ func TestDecodeForm(t *testing.T) {
 	})
 
 	t.Run("an empty value of a nullable field is null", func(t *testing.T) {
-		in, err := DecodeForm(form("start_at", "", "end_at", "", "due_at", "", "started_at", "", "ended_at", "", "project_tag", "", "source", "", "source_ref", ""), CreateFields, seoul)
+		nullable := tableFields(func(f *Field) bool { return f.acceptsNull() && f.Accepted(CreateFields) })
+		if names := namesOf(nullable); !slices.Contains(names, "project_tag") || !slices.Contains(names, "start_at") {
+			t.Fatalf("nullable fields of a create: %v", names)
+		}
+		empty := url.Values{}
+		for _, f := range nullable {
+			empty.Set(f.Form(), "")
+		}
+		in, err := DecodeForm(empty, CreateFields, seoul)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, o := range map[string][2]bool{
-			"start_at": {in.StartAt.Set, in.StartAt.Null}, "end_at": {in.EndAt.Set, in.EndAt.Null}, "due_at": {in.DueAt.Set, in.DueAt.Null},
-			"started_at": {in.StartedAt.Set, in.StartedAt.Null}, "ended_at": {in.EndedAt.Set, in.EndedAt.Null},
-			"project_tag": {in.ProjectTag.Set, in.ProjectTag.Null}, "source": {in.Source.Set, in.Source.Null}, "source_ref": {in.SourceRef.Set, in.SourceRef.Null},
-		} {
-			if o != [2]bool{true, true} {
-				t.Errorf("%s=: got set %v, null %v; want null", name, o[0], o[1])
+		for _, f := range nullable {
+			if set, null := optOf(&in, f); !set || !null {
+				t.Errorf("%s=: got set %v, null %v; want null", f.Name, set, null)
 			}
 		}
 		// Empty text of a field that is not nullable is the empty string.

@@ -124,14 +124,6 @@ var EventFields = []Field{
 	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
 }
 
-// kindForms are the fields each kind's form shows, in order: the form rules
-// of the specification.
-var kindForms = map[Kind][]string{
-	KindTask:          {"title", "description", "due_at", "start_at", "priority", "project_tag"},
-	KindCalendarEvent: {"title", "description", "start_at", "end_at", "all_day", "priority", "project_tag"},
-	KindActivityLog:   {"title", "description", "started_at", "ended_at", "priority", "project_tag"},
-}
-
 // FieldType is how a field is stored and written.
 type FieldType int
 
@@ -488,11 +480,29 @@ func ConstraintField(constraint string) string {
 	return ""
 }
 
-// FormFields are the fields of kind's form, in order.
+// FormFields are the fields of kind's form, in order: the editable fields
+// of the table that have a label, in its order, except that the time
+// fields (those a change of reschedules) are the kind's own
+// (kindTimeFields), in that order, where the first of them stands: the
+// form rules of the specification.
 func FormFields(kind Kind) []*Field {
+	if !kind.Valid() {
+		return nil
+	}
 	var out []*Field
-	for _, name := range kindForms[kind] {
-		out = append(out, fieldIndex[name])
+	timesDone := false
+	for i := range EventFields {
+		f := &EventFields[i]
+		switch {
+		case !f.Editable() || f.Label == "":
+		case !f.Reschedule:
+			out = append(out, f)
+		case !timesDone:
+			timesDone = true
+			for _, name := range kindTimeFields[kind] {
+				out = append(out, fieldIndex[name])
+			}
+		}
 	}
 	return out
 }

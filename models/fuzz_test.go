@@ -127,13 +127,13 @@ func checkDecoded(t *testing.T, set FieldSet, in Input, err error) {
 		}
 		return
 	}
-	for _, name := range []string{"kind", "status", "title", "description", "start_at", "end_at", "all_day", "due_at",
-		"started_at", "ended_at", "priority", "project_tag", "source", "source_ref", "defer_until"} {
-		if present(in, name) && !slices.Contains(accepted[set], name) {
-			t.Fatalf("set %d: %s decoded though not accepted", set, name)
+	for _, f := range tableFields(func(f *Field) bool { return f.input != nil }) {
+		if present(in, f.Name) && !slices.Contains(accepted[set], f.Name) {
+			t.Fatalf("set %d: %s decoded though not accepted", set, f.Name)
 		}
 	}
-	for _, o := range []Opt[time.Time]{in.StartAt, in.EndAt, in.DueAt, in.StartedAt, in.EndedAt, in.DeferUntil} {
+	for _, f := range tableFields(func(f *Field) bool { return f.input != nil && f.Type == TypeTime }) {
+		o := f.input(&in).(*Opt[time.Time])
 		if !o.Set || o.Null {
 			continue
 		}
@@ -179,16 +179,16 @@ func checkUse(t *testing.T, set FieldSet, in Input, loc *time.Location) {
 			if p := storageProblems(n, loc); len(p) > 0 {
 				t.Fatalf("ApplyPatch gave an event that breaks %v: %+v", p, n)
 			}
-			for _, name := range []string{"start_at", "end_at", "all_day", "due_at", "started_at", "ended_at"} {
-				_, listed := times[name]
+			for _, f := range tableFields(func(f *Field) bool { return f.Reschedule }) {
+				_, listed := times[f.Name]
 				var moved bool
-				if name == "all_day" {
-					moved = n.AllDay != base.AllDay
+				if f.Type == TypeTime {
+					moved = !samePtr(f.Time(&n), f.Time(&base))
 				} else {
-					moved = !samePtr(*n.timeFieldByName(name), *base.timeFieldByName(name))
+					moved = f.value(&n) != f.value(&base)
 				}
 				if listed != moved {
-					t.Fatalf("%s: listed in the reschedule row %v, moved %v", name, listed, moved)
+					t.Fatalf("%s: listed in the reschedule row %v, moved %v", f.Name, listed, moved)
 				}
 			}
 			if len(times) > 0 && !changed {
@@ -226,8 +226,8 @@ func checkAnswer(t *testing.T, e Event) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("the answer does not parse: %v", err)
 	}
-	for _, k := range []string{"start_at", "end_at", "due_at", "started_at", "ended_at", "completed_at", "cancelled_at",
-		"defer_until", "created_at", "updated_at"} {
+	for _, f := range tableFields(func(f *Field) bool { return f.Type == TypeTime }) {
+		k := f.Name
 		if s, ok := m[k].(string); ok {
 			if !answerTime.MatchString(s) {
 				t.Fatalf("%s: %q is not an answer time", k, s)
