@@ -131,20 +131,22 @@ func TestDecodeJSONValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Input{
-		Kind:        Opt[Kind]{Set: true, V: KindCalendarEvent},
-		Status:      Opt[Status]{Set: true, V: StatusTentative},
-		Title:       Opt[string]{Set: true, V: "Standup"},
-		Description: Opt[string]{Set: true, V: "line 1\nline 2"},
-		StartAt:     Opt[time.Time]{Set: true, V: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)},
-		EndAt:       Opt[time.Time]{Set: true, Null: true},
-		AllDay:      Opt[bool]{Set: true, V: false},
-		DueAt:       Opt[time.Time]{Set: true, Null: true},
-		StartedAt:   Opt[time.Time]{Set: true, Null: true},
-		EndedAt:     Opt[time.Time]{Set: true, Null: true},
-		Priority:    Opt[int]{Set: true, V: 3},
-		ProjectTag:  Opt[string]{Set: true, Null: true},
-		Source:      Opt[Source]{Set: true, V: "calendar"},
-		SourceRef:   Opt[string]{Set: true, V: "ics-1"},
+		Kind:       Opt[Kind]{Set: true, V: KindCalendarEvent},
+		Status:     Opt[Status]{Set: true, V: StatusTentative},
+		Title:      Opt[string]{Set: true, V: "Standup"},
+		StartAt:    Opt[time.Time]{Set: true, V: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)},
+		AllDay:     Opt[bool]{Set: true, V: false},
+		DueAt:      Opt[time.Time]{Set: true, Null: true},
+		StartedAt:  Opt[time.Time]{Set: true, Null: true},
+		EndedAt:    Opt[time.Time]{Set: true, Null: true},
+		Priority:   Opt[int]{Set: true, V: 3},
+		ProjectTag: Opt[string]{Set: true, Null: true},
+		Source:     Opt[Source]{Set: true, V: "calendar"},
+		SourceRef:  Opt[string]{Set: true, V: "ics-1"},
+		more: map[string]any{
+			"description": &Opt[string]{Set: true, V: "line 1\nline 2"},
+			"end_at":      &Opt[time.Time]{Set: true, Null: true},
+		},
 	}
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("decoded:\ngot  %+v\nwant %+v", in, want)
@@ -312,8 +314,8 @@ func TestDecodeForm(t *testing.T) {
 	t.Run("desc is the description", func(t *testing.T) {
 		for _, set := range []FieldSet{CreateFields, PatchFields} {
 			in, err := DecodeForm(form("desc", "notes\r\nmore"), set, seoul)
-			if err != nil || !in.Description.Set || in.Description.V != "notes\r\nmore" {
-				t.Errorf("set %d: got %+v, %v", set, in.Description, err)
+			if d := optValue[string](&in, "description"); err != nil || !d.Set || d.V != "notes\r\nmore" {
+				t.Errorf("set %d: got %+v, %v", set, d, err)
 			}
 			_, err = DecodeForm(form("desc", "a", "description", "b"), set, seoul)
 			if got := fieldsOf(err); !reflect.DeepEqual(got, []string{"description"}) {
@@ -348,8 +350,8 @@ func TestDecodeForm(t *testing.T) {
 		}
 		// Empty text of a field that is not nullable is the empty string.
 		in, err = DecodeForm(form("title", "", "desc", ""), PatchFields, seoul)
-		if err != nil || !in.Title.Set || in.Title.Null || in.Title.V != "" || !in.Description.Set || in.Description.V != "" {
-			t.Errorf("empty title and desc: got %+v %+v, %v", in.Title, in.Description, err)
+		if d := optValue[string](&in, "description"); err != nil || !in.Title.Set || in.Title.Null || in.Title.V != "" || !d.Set || d.V != "" {
+			t.Errorf("empty title and desc: got %+v %+v, %v", in.Title, d, err)
 		}
 		// Empty values that cannot be empty.
 		for _, c := range []struct {

@@ -9,13 +9,16 @@ import (
 )
 
 // This file is the one place an event field is declared: the row
-// (Event), the request (Input) and the table (EventFields) from which the
-// column list, the listing scanner, the JSON encoding, the request
-// decoding, the PATCH update set and change test, the constraint-to-field
-// mapping and the form and detail views are all derived. Adding a field
-// means a migration, a line in each of the three below, the template that
-// shows it, and the README. docs/DESIGN.md, "Fields and JSON", says which
-// fields exist and why.
+// (Event) and the table (EventFields) from which the column list, the
+// listing scanner, the JSON encoding, the request decoding and its
+// normalisation and bounds, the PATCH update set and change test, the
+// constraint-to-field mapping, the forms and the tests' lists of fields
+// are all derived. Adding an editable field means a migration (its column
+// and the CHECK constraints its line declares), a field of Event and a
+// line in EventFields, the template that shows it outside the forms, if
+// any, and the documentation (docs/openapi.json, docs/DESIGN.md "Fields
+// and JSON"). Only a field the code reads by name in a request needs a
+// field of Input too.
 
 // Event is one row of the events table.
 type Event struct {
@@ -53,23 +56,22 @@ type Event struct {
 
 // Input is the decoded body of a create, a PATCH or a lifecycle operation.
 // A JSON body and a form body fill the same struct and go through the same
-// validation.
+// validation. The fields named here are those the code reads by name; the
+// others of EventFields are kept in more.
 type Input struct {
-	Kind        Opt[Kind]
-	Status      Opt[Status]
-	Title       Opt[string]
-	Description Opt[string]
-	StartAt     Opt[time.Time]
-	EndAt       Opt[time.Time]
-	AllDay      Opt[bool]
-	DueAt       Opt[time.Time]
-	StartedAt   Opt[time.Time]
-	EndedAt     Opt[time.Time]
-	Priority    Opt[int]
-	ProjectTag  Opt[string]
-	Source      Opt[Source]
-	SourceRef   Opt[string]
-	DeferUntil  Opt[time.Time]
+	Kind       Opt[Kind]
+	Status     Opt[Status]
+	Title      Opt[string]
+	StartAt    Opt[time.Time]
+	AllDay     Opt[bool]
+	DueAt      Opt[time.Time]
+	StartedAt  Opt[time.Time]
+	EndedAt    Opt[time.Time]
+	Priority   Opt[int]
+	ProjectTag Opt[string]
+	Source     Opt[Source]
+	SourceRef  Opt[string]
+	DeferUntil Opt[time.Time]
 
 	// Text is a capture text (create only, see capture_input.go), read into
 	// the fields above that the body does not give; TextZone is the zone it
@@ -80,6 +82,26 @@ type Input struct {
 	// FromForm is set for a form body: its times carry minutes only, and a
 	// PATCH compares them at that precision.
 	FromForm bool
+
+	// more holds the values of the fields of EventFields that have no
+	// field above (no code reads them by name), each an *Opt of the
+	// field's type, by the field's name: such a field is declared by its
+	// line in EventFields alone.
+	more map[string]any
+}
+
+// moreOpt is the value of the field name in in.more, made by mk when the
+// field is first touched.
+func (in *Input) moreOpt(name string, mk func() any) any {
+	if in.more == nil {
+		in.more = map[string]any{}
+	}
+	o, ok := in.more[name]
+	if !ok {
+		o = mk()
+		in.more[name] = o
+	}
+	return o
 }
 
 // EventFields are the fields of an event in the order of the API's JSON
@@ -92,11 +114,11 @@ var EventFields = []Field{
 		constraints("cancelled_iff_cancelled_at", "deferred_iff_defer_until", "completed_at_when_finished", "undo_from_finished"),
 	text("title", func(e *Event) *string { return &e.Title }, func(in *Input) any { return &in.Title }, editable...).
 		form("Title", "text", "").prose(MaxTitle).trim().constraints("title_required", "title_length", "title_without_controls"),
-	text("description", func(e *Event) *string { return &e.Description }, func(in *Input) any { return &in.Description }, editable...).
+	text("description", func(e *Event) *string { return &e.Description }, nil, editable...).
 		form("Description", "textarea", "desc").prose(MaxDescription).constraints("description_length", "description_without_controls"),
 	timeField("start_at", func(e *Event) **time.Time { return &e.StartAt }, func(in *Input) any { return &in.StartAt }, editable...).
 		form("Starts", "datetime-local", "").reschedule().constraints("calendar_event_has_start"),
-	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, func(in *Input) any { return &in.EndAt }, editable...).
+	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, nil, editable...).
 		form("Ends", "datetime-local", "").reschedule().constraints("end_at_after_start_at"),
 	boolean("all_day", func(e *Event) *bool { return &e.AllDay }, func(in *Input) any { return &in.AllDay }, editable...).
 		form("All day", "checkbox", "").reschedule(),
@@ -175,13 +197,19 @@ type Field struct {
 
 var editable = []FieldSet{CreateFields, PatchFields}
 
-func newField(name string, t FieldType, nullable bool, input func(*Input) any, sets []FieldSet) Field {
+// newField makes a field. input is where a request's value of it is
+// decoded, for the requests of sets; nil for a field of sets keeps it in
+// Input.more, made by mk.
+func newField[O any](name string, t FieldType, nullable bool, input func(*Input) any, sets []FieldSet) Field {
+	if input == nil && len(sets) > 0 {
+		input = func(in *Input) any { return in.moreOpt(name, func() any { return new(Opt[O]) }) }
+	}
 	return Field{Name: name, Column: name, Type: t, Nullable: nullable, Sets: sets, input: input,
 		jsonKey: []byte(`,"` + name + `":`)}
 }
 
 func text[P *string | **string](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
-	f := newField(name, TypeText, false, input, sets)
+	f := newField[string](name, TypeText, false, input, sets)
 	switch get := any(get).(type) {
 	case func(*Event) *string:
 		f.getText = func(e *Event) (string, bool) { return *get(e), true }
@@ -206,7 +234,7 @@ func text[P *string | **string](name string, get func(*Event) P, input func(*Inp
 }
 
 func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
-	f := newField(name, TypeEnum, false, input, sets)
+	f := newField[T](name, TypeEnum, false, input, sets)
 	switch get := any(get).(type) {
 	case func(*Event) *T:
 		f.getText = func(e *Event) (string, bool) { return string(*get(e)), true }
@@ -238,7 +266,7 @@ func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*In
 }
 
 func timeField[P *time.Time | **time.Time](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
-	f := newField(name, TypeTime, false, input, sets)
+	f := newField[time.Time](name, TypeTime, false, input, sets)
 	switch get := any(get).(type) {
 	case func(*Event) *time.Time:
 		f.getTime = get
@@ -258,13 +286,13 @@ func timeField[P *time.Time | **time.Time](name string, get func(*Event) P, inpu
 }
 
 func boolean(name string, get func(*Event) *bool, input func(*Input) any, sets ...FieldSet) Field {
-	f := newField(name, TypeBool, false, input, sets)
+	f := newField[bool](name, TypeBool, false, input, sets)
 	f.getBool = get
 	return f
 }
 
 func integer[T int | int64](name string, get func(*Event) *T, input func(*Input) any, sets ...FieldSet) Field {
-	f := newField(name, TypeInt, false, input, sets)
+	f := newField[int](name, TypeInt, false, input, sets)
 	f.getInt = func(e *Event) int64 { return int64(*get(e)) }
 	f.setInt = func(e *Event, v int64) { *get(e) = T(v) }
 	return f
@@ -432,7 +460,7 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 // an event: text, the capture text of a create (capture_input.go). They
 // decode like the others but are never stored, listed or shown.
 var RequestOnlyFields = []Field{
-	newField("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
+	newField[string]("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
 }
 
 // fieldIndex finds a field by its API name: the event's fields and the

@@ -212,6 +212,11 @@ func optOf(in *Input, f *Field) (set, null bool) {
 	return v.FieldByName("Set").Bool(), v.FieldByName("Null").Bool()
 }
 
+// optValue is the input's value of the field name.
+func optValue[T any](in *Input, name string) Opt[T] {
+	return *fieldIndex[name].input(in).(*Opt[T])
+}
+
 // checkedTexts are the texts of the field table (models.EventFields) with
 // a bound that requests of set may carry.
 func checkedTexts(set FieldSet) []*Field {

@@ -198,16 +198,9 @@ func setJSON(f *Field, target any, raw json.RawMessage) string {
 	return ""
 }
 
-func setNull(target any) {
-	switch t := target.(type) {
-	case *Opt[string]:
-		t.Set, t.Null = true, true
-	case *Opt[time.Time]:
-		t.Set, t.Null = true, true
-	case *Opt[Source]:
-		t.Set, t.Null = true, true
-	}
-}
+func setNull(target any) { target.(interface{ setNull() }).setNull() }
+
+func (o *Opt[T]) setNull() { o.Set, o.Null = true, true }
 
 // setText parses a textual value of an enum or time field; loc reads form
 // times that carry no offset (nil: an offset is required).
