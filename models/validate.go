@@ -175,12 +175,10 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 	if (e.Kind == KindTask || e.Kind == KindCalendarEvent) && e.Title == "" && !fe.has("title") {
 		fe.add("title", "is required for a %s", e.Kind)
 	}
-	for _, f := range []struct {
-		name string
-		t    *time.Time
-	}{{"start_at", e.StartAt}, {"end_at", e.EndAt}, {"due_at", e.DueAt}, {"started_at", e.StartedAt}, {"ended_at", e.EndedAt}} {
-		if f.t != nil && !HasTimeField(e.Kind, f.name) {
-			fe.add(f.name, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
+	for i := range EventFields {
+		// the times a PATCH reschedules are each kind's own (kindTimeFields)
+		if f := &EventFields[i]; f.Reschedule && f.Type == TypeTime && f.Time(e) != nil && !HasTimeField(e.Kind, f.Name) {
+			fe.add(f.Name, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
 		}
 	}
 	if e.AllDay && e.Kind != KindCalendarEvent {
