@@ -5,8 +5,10 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -72,6 +74,9 @@ func TestFieldConstraintsInDatabase(t *testing.T) {
 				{"a control character", "a\x01b", true},
 				{"a bidirectional override", "a\u202eb", !f.Multiline},
 			}
+			if f.Prefix != "" {
+				tries = append(tries, try{"its leading marker", f.Prefix + "x", true})
+			}
 			if f.Nullable {
 				// null says "none": an empty text is never stored
 				tries = append(tries, try{"an empty text", "", true})
@@ -92,4 +97,49 @@ func TestFieldConstraintsInDatabase(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStoredProjectTagsLoseTheirHash: the migration that makes the database
+// refuse a leading "#" first writes the tags stored with one as the API
+// now stores them, and moves their updated_at (their ETag) on.
+func TestStoredProjectTagsLoseTheirHash(t *testing.T) {
+	t.Parallel()
+	_, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
+	ctx := context.Background()
+	const migration = "20261127001600_project_tag_without_hash.tx"
+	runMigration(t, db, migration+".down.sql")
+	str := func(s string) *string { return &s }
+	stored := map[string]*string{"#work": str("work"), "# #home": str("home"), "#": nil, "plain": str("plain"), "a#b": str("a#b")}
+	ids := map[string]int64{}
+	for tag := range stored {
+		var id int64
+		if err := db.NewRaw(`INSERT INTO events (kind, status, title, project_tag, updated_at)
+			VALUES ('task', 'planned', 'x', ?, '2026-11-20T00:00:00Z') RETURNING id`, tag).Scan(ctx, &id); err != nil {
+			t.Fatal(err)
+		}
+		ids[tag] = id
+	}
+	runMigration(t, db, migration+".up.sql")
+	for tag, want := range stored {
+		var row struct {
+			Tag     *string   `bun:"project_tag"`
+			Updated time.Time `bun:"updated_at"`
+		}
+		if err := db.NewRaw("SELECT project_tag, updated_at FROM events WHERE id = ?", ids[tag]).Scan(ctx, &row); err != nil {
+			t.Fatal(err)
+		}
+		if show(row.Tag) != show(want) {
+			t.Errorf("%q became %s, want %s", tag, show(row.Tag), show(want))
+		}
+		if moved := !row.Updated.Equal(ts("2026-11-20T00:00:00Z")); moved != strings.HasPrefix(tag, "#") {
+			t.Errorf("%q: updated_at %s, moved %v", tag, row.Updated, moved)
+		}
+	}
+}
+
+func show(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return strconv.Quote(*p)
 }

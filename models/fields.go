@@ -133,7 +133,7 @@ var EventFields = []Field{
 		form("Priority", "priority", "").between(0, 3).constraints("priority_range"),
 	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
 		form("Project tag", "text", "").line(MaxProjectTag).trim().dropPrefix("#").emptyIsNull().
-		constraints("project_tag_length", "project_tag_without_controls", "project_tag_without_bidi"),
+		constraints("project_tag_length", "project_tag_without_controls", "project_tag_without_bidi", "project_tag_without_hash"),
 	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
 	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
 	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
