@@ -13,17 +13,22 @@ import (
 
 	"events/app"
 	"events/internal/dbtest"
+	"events/migrations"
 )
 
 // poison stores an event around the service, with SQL, holding a time the
 // API cannot write (PostgreSQL's timestamptz takes 4713 BC to 294276 AD),
-// and returns its id. The check times_in_years_1_to_9999 refuses such a
-// row, so it goes first, as in a database that held the row before the
+// and returns its id. The checks <field>_in_years_1_to_9999 refuse such a
+// row, so they go first, as in a database that held the row before the
 // check came (it is NOT VALID: such rows stay).
 func (s *server) poison(columns, values string) int64 {
 	s.t.Helper()
 	ctx := context.Background()
-	if _, err := s.db.ExecContext(ctx, "ALTER TABLE events DROP CONSTRAINT IF EXISTS times_in_years_1_to_9999"); err != nil {
+	down, err := migrations.FS.ReadFile("20261127002300_time_bounds.tx.down.sql")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, string(down)); err != nil {
 		s.t.Fatal(err)
 	}
 	var id int64

@@ -1,1 +1,10 @@
-ALTER TABLE events DROP CONSTRAINT IF EXISTS times_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS start_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS end_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS due_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS started_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS ended_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS completed_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS cancelled_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS defer_until_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS created_at_in_years_1_to_9999;
+ALTER TABLE events DROP CONSTRAINT IF EXISTS updated_at_in_years_1_to_9999;

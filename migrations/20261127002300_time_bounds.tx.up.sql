@@ -5,16 +5,25 @@
 -- writes (models/bounds.go); this holds for every other path. NOT VALID: rows
 -- already stored are not checked, so a database holding one still migrates
 -- (the listings leave such a row out and log it; an UPDATE of it is refused
--- until its time is put right).
-ALTER TABLE events ADD CONSTRAINT times_in_years_1_to_9999 CHECK (
-    start_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND end_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND due_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND started_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND ended_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND completed_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND cancelled_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND defer_until BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND created_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-    AND updated_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00'
-) NOT VALID;
+-- until its time is put right). One check a column, so a refusal names its
+-- field (models.EventFields declares each).
+ALTER TABLE events ADD CONSTRAINT start_at_in_years_1_to_9999
+    CHECK (start_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT end_at_in_years_1_to_9999
+    CHECK (end_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT due_at_in_years_1_to_9999
+    CHECK (due_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT started_at_in_years_1_to_9999
+    CHECK (started_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT ended_at_in_years_1_to_9999
+    CHECK (ended_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT completed_at_in_years_1_to_9999
+    CHECK (completed_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT cancelled_at_in_years_1_to_9999
+    CHECK (cancelled_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT defer_until_in_years_1_to_9999
+    CHECK (defer_until BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT created_at_in_years_1_to_9999
+    CHECK (created_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;
+ALTER TABLE events ADD CONSTRAINT updated_at_in_years_1_to_9999
+    CHECK (updated_at BETWEEN '0001-01-01 00:00:00+00' AND '9999-12-31 23:59:59.999999+00') NOT VALID;

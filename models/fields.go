@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -267,6 +268,8 @@ func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*In
 
 func timeField[P *time.Time | **time.Time](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
 	f := newField[time.Time](name, TypeTime, false, input, sets)
+	// every time column holds the years the API writes (bounds.go)
+	f.Constraints = []string{name + "_in_years_1_to_9999"}
 	switch get := any(get).(type) {
 	case func(*Event) *time.Time:
 		f.getTime = get
@@ -320,7 +323,10 @@ func (f Field) between(min, max int) Field { f.Min, f.Max = min, max; return f }
 
 func (f Field) reschedule() Field { f.Reschedule = true; return f }
 
-func (f Field) constraints(names ...string) Field { f.Constraints = names; return f }
+func (f Field) constraints(names ...string) Field {
+	f.Constraints = append(slices.Clip(f.Constraints), names...)
+	return f
+}
 
 func (f Field) column(name string) Field { f.Column = name; return f }
 
