@@ -87,8 +87,8 @@ type idempotencyRow struct {
 // ErrKeyInFlight: a request with the same Idempotency-Key is still running.
 var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempotency-Key is still being processed; retry once it has finished"}
 
-// CreateOnce is Create under an Idempotency-Key. The first request with
-// the key stores the event and records record(event), its answer; a repeat
+// CreateOnce is CreateFull under an Idempotency-Key. The first request with
+// the key stores the event and records record(created), its answer; a repeat
 // with the same fingerprint within IdempotencyTTL writes nothing and gets
 // that record back (replayed is true). The same key with another
 // fingerprint is a models.FieldErrors naming the header (422); a repeat
@@ -96,7 +96,7 @@ var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempote
 // create records nothing: its transaction rolls back whole, so the key may
 // be sent again with a corrected body.
 func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.Input, actor models.Actor,
-	record func(models.Event) (Recorded, error)) (e models.Event, rec Recorded, replayed bool, err error) {
+	record func(Created) (Recorded, error)) (c Created, rec Recorded, replayed bool, err error) {
 	if k.Credential == "" {
 		k.Credential = CredentialNone
 	}
@@ -128,18 +128,15 @@ func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.In
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		n, err := in.NewEvent(s.now(), s.loc)
+		made, err := s.createIn(ctx, tx, in, actor)
 		if err != nil {
 			return err
 		}
-		if err := insertEvent(ctx, tx, &n, actor); err != nil {
+		if rec, err = record(made); err != nil {
 			return err
 		}
-		if rec, err = record(n); err != nil {
-			return err
-		}
-		e = n
-		_, err = tx.NewInsert().Model(&idempotencyRow{Credential: k.Credential, Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: n.ID,
+		c = made
+		_, err = tx.NewInsert().Model(&idempotencyRow{Credential: k.Credential, Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: made.Event.ID,
 			Status: rec.Status, Location: rec.Location, ETag: rec.ETag, Body: rec.Body, CreatedAt: now}).Exec(ctx)
 		return err
 	})
@@ -148,12 +145,12 @@ func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.In
 		if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" && pgErr.Field('n') == "idempotency_keys_pkey" {
 			err = errKeyInFlight // cannot happen under the lock; said plainly if it does
 		}
-		return models.Event{}, Recorded{}, false, classify(err)
+		return Created{}, Recorded{}, false, classify(err)
 	}
 	if !replayed {
 		s.purgeIdempotencyKeys(ctx, now)
 	}
-	return e, rec, replayed, nil
+	return c, rec, replayed, nil
 }
 
 // purgeIdempotencyKeys removes up to purgeBatch keys older than

@@ -38,17 +38,217 @@ func (s *Service) Ping(ctx context.Context) error { return classify(s.db.PingCon
 // Create stores a new event and its create row. A (source, source_ref)
 // already stored is a *models.DuplicateError naming the stored event.
 func (s *Service) Create(ctx context.Context, in models.Input, actor models.Actor) (models.Event, error) {
-	e, err := in.NewEvent(s.now(), s.loc)
-	if err != nil {
-		return models.Event{}, err
-	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return insertEvent(ctx, tx, &e, actor)
+	c, err := s.CreateFull(ctx, in, actor)
+	return c.Event, err
+}
+
+// Created is a stored create and what it did beside storing the event
+// (DESIGN.md, "Running logs and overlaps").
+type Created struct {
+	Event models.Event
+	// Overlaps are the logs that an activity log's span overlaps, earliest
+	// first (at most maxOverlaps); empty, not nil, for a log that overlaps
+	// none, nil for any other kind.
+	Overlaps []models.Overlap
+	// Stopped are the running logs that stop_running completed first, as
+	// they now are.
+	Stopped []models.Event
+	// Before is where the log would sit right before the logs it overlaps
+	// (its length, ending where the earliest begins) when nothing is there:
+	// the pages offer to move it there. Nil when it overlaps nothing, runs,
+	// or that place is taken.
+	Before *Span
+}
+
+// Span is a half-open stretch of time [Start, End).
+type Span struct{ Start, End time.Time }
+
+// CreateFull is Create, reporting what the create did.
+func (s *Service) CreateFull(ctx context.Context, in models.Input, actor models.Actor) (Created, error) {
+	var c Created
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
+		c, err = s.createIn(ctx, tx, in, actor)
+		return err
 	})
 	if err != nil {
-		return models.Event{}, classify(err)
+		return Created{}, classify(err)
 	}
-	return e, nil
+	return c, nil
+}
+
+// createIn makes the event of in and stores it in tx with its create row
+// (CreateFull, and CreateOnce in idempotency.go): with stop_running, the
+// running logs are completed first; an activity log's overlaps are found,
+// and refused or moved before as its overlap option says.
+func (s *Service) createIn(ctx context.Context, tx bun.Tx, in models.Input, actor models.Actor) (Created, error) {
+	now := s.now()
+	e, err := in.NewEvent(now, s.loc)
+	var made *models.Event
+	if err == nil {
+		made = &e
+	}
+	opts, optErr := models.ReadCreateOptions(in, made)
+	var fe, oe models.FieldErrors
+	if errors.As(err, &fe) && errors.As(optErr, &oe) {
+		return Created{}, append(fe, oe...) // one 422 naming every field
+	}
+	if err != nil {
+		return Created{}, err
+	}
+	if optErr != nil {
+		return Created{}, optErr
+	}
+	c := Created{}
+	if opts.StopRunning && e.Running() {
+		if c.Stopped, err = s.stopRunning(ctx, tx, &e, now, actor); err != nil {
+			return Created{}, err
+		}
+	}
+	if e.Kind == models.KindActivityLog {
+		if c.Overlaps, c.Before, err = s.placeLog(ctx, tx, &e, opts.Overlap, now); err != nil {
+			return Created{}, err
+		}
+	}
+	if err := insertEvent(ctx, tx, &e, actor); err != nil {
+		return Created{}, err
+	}
+	c.Event = e
+	return c, nil
+}
+
+// stopRunning completes every running log (one complete row each, as the
+// operation writes) before e, a new running log, starts: Timewarrior's
+// start. A log stops now, or where e starts when e starts earlier (since
+// 9:30) and after the running log began, so that the two do not overlap.
+func (s *Service) stopRunning(ctx context.Context, tx bun.Tx, e *models.Event, now time.Time, actor models.Actor) ([]models.Event, error) {
+	var running []models.Event
+	if err := tx.NewSelect().Model(&running).
+		Where("kind = 'activity_log' AND status = 'in_progress' AND ended_at IS NULL").
+		Order("id").For("UPDATE").Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]models.Event, 0, len(running))
+	for _, r := range running {
+		n, h, err := models.Apply(r, models.OpComplete, models.Input{}, now, actor, nil)
+		if err != nil {
+			return nil, err
+		}
+		if st := e.StartedAt; st != nil && st.Before(*n.EndedAt) && r.StartedAt != nil && st.After(*r.StartedAt) {
+			end := *st
+			n.EndedAt = &end
+			h.Changes["ended_at"] = models.Change{Old: nil, New: models.FormatTime(end)}
+		}
+		if n, err = writeStep(ctx, tx, r, n, h, nil); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// maxOverlaps bounds the logs a create names: a day-long log over a day of
+// short records names the first ones.
+const maxOverlaps = 50
+
+// overlapSQL reads the logs, not cancelled, whose span overlaps [start,
+// end), a running one up to now, earliest first; through the span's GiST
+// index. Arguments: start, end, end, now, start, now, maxOverlaps.
+const overlapSQL = `SELECT e.id, e.title, e.started_at, e.ended_at
+	FROM events AS e
+	WHERE e.kind = 'activity_log' AND e.status <> 'cancelled'
+	AND e.span && tstzrange(?, ?, '[)')
+	AND e.started_at < ?
+	AND (e.ended_at IS NOT NULL OR e.status = 'in_progress')
+	AND coalesce(e.ended_at, ?) > ?
+	AND coalesce(e.ended_at, ?) > e.started_at
+	ORDER BY e.started_at, e.id
+	LIMIT ?`
+
+// loggedSpan is a log that overlap detection found.
+type loggedSpan struct {
+	ID        int64      `bun:"id"`
+	Title     string     `bun:"title"`
+	StartedAt time.Time  `bun:"started_at"`
+	EndedAt   *time.Time `bun:"ended_at"`
+}
+
+// overlapping returns the logs whose spans overlap [start, end) at now,
+// with the seconds each shares with it, and the earliest start among them.
+func overlapping(ctx context.Context, tx bun.Tx, start, end, now time.Time) ([]models.Overlap, time.Time, error) {
+	var rows []loggedSpan
+	if err := tx.NewRaw(overlapSQL, start, end, end, now, start, now, maxOverlaps).Scan(ctx, &rows); err != nil {
+		return nil, time.Time{}, err
+	}
+	out := make([]models.Overlap, 0, len(rows))
+	var earliest time.Time
+	for _, r := range rows {
+		oe := now
+		if r.EndedAt != nil {
+			oe = *r.EndedAt
+		}
+		secs := int64(earlier(end, oe).Sub(later(start, r.StartedAt)) / time.Second)
+		if secs < 1 {
+			continue
+		}
+		if len(out) == 0 {
+			earliest = r.StartedAt
+		}
+		out = append(out, models.Overlap{ID: r.ID, Title: r.Title, Seconds: secs})
+	}
+	return out, earliest, nil
+}
+
+// placeLog finds the logs e's span overlaps and applies the overlap
+// option: refuse is an *models.OverlapError naming them; before moves e to
+// end where the earliest of them begins, keeping its length (an
+// *models.OverlapError when it would still overlap); allow keeps it, and
+// returns where before would have put it, if that place is free.
+func (s *Service) placeLog(ctx context.Context, tx bun.Tx, e *models.Event, choice string, now time.Time) ([]models.Overlap, *Span, error) {
+	start, end, ok := models.OverlapSpan(e, now)
+	if !ok {
+		return []models.Overlap{}, nil, nil
+	}
+	found, earliest, err := overlapping(ctx, tx, start, end, now)
+	if err != nil || len(found) == 0 {
+		return found, nil, err
+	}
+	if choice == models.OverlapRefuse {
+		return nil, nil, models.NewOverlapError("the log overlaps", found)
+	}
+	var before *Span
+	if e.EndedAt != nil { // a running log has no length to keep
+		b := Span{Start: earliest.Add(-end.Sub(start)), End: earliest}
+		again, _, err := overlapping(ctx, tx, b.Start, b.End, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(again) == 0 {
+			before = &b
+		} else if choice == models.OverlapBefore {
+			return nil, nil, models.NewOverlapError("placed before the logs it overlaps, the log would still overlap", again)
+		}
+	}
+	if choice == models.OverlapBefore && before != nil {
+		e.StartedAt, e.EndedAt = &before.Start, &before.End
+		return []models.Overlap{}, nil, nil
+	}
+	return found, before, nil
+}
+
+// earlier is the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // insertEvent stores e and its create row in tx (Create, and CreateOnce in
@@ -179,48 +379,56 @@ func (s *Service) OperateIf(ctx context.Context, id int64, cond *IfMatch, op mod
 		if err != nil {
 			return err
 		}
-		// every write moves updated_at, the event's validator (see ETag);
-		// the history row keeps the clock's time
-		if n.UpdatedAt, err = nextUpdate(e.UpdatedAt, n.UpdatedAt); err != nil {
-			return err
-		}
-		// The undo stack (docs/DESIGN.md, History): a step goes on top and
-		// names the step beneath it; a reactivate leaves on top the step
-		// beneath the one it undid. The history row and the event are
-		// written by one statement, the row as a CTE whose id the event
-		// takes as its new top.
-		upd := tx.NewUpdate().Model(&n).WherePK().
-			Column("status", "completed_at", "cancelled_at", "defer_until", "ended_at", "undo_status", "undo_top", "updated_at")
-		switch {
-		case unlinked(&e):
-			// rows loaded around the service: the step links what is
-			// beneath it, but the event stays on the search until its
-			// stack is empty, since the loaded steps name nothing beneath
-			n.UndoTop = nil
-			if undo == nil {
-				if h.UndoNext, err = stackTop(ctx, tx, &e); err != nil {
-					return err
-				}
-			}
-		case undo != nil:
-			n.UndoTop = undo.Step.UndoNext
-		default:
-			if h.UndoNext, err = stackTop(ctx, tx, &e); err != nil {
-				return err
-			}
-			upd = upd.Value("undo_top", "(SELECT id FROM h)")
-		}
-		if _, err := upd.With("h", tx.NewInsert().Model(&h).Returning("id")).
-			Returning("undo_top").Exec(ctx); err != nil {
-			return err
-		}
-		out = n
-		return nil
+		out, err = writeStep(ctx, tx, e, n, h, undo)
+		return err
 	})
 	if err != nil {
 		return models.Event{}, classify(err)
 	}
 	return out, nil
+}
+
+// writeStep writes a lifecycle step: n, the event e became by it, and h,
+// its history row (undo: the step a reactivate undoes). The history row and
+// the event are written by one statement.
+func writeStep(ctx context.Context, tx bun.Tx, e, n models.Event, h models.History, undo *models.Undo) (models.Event, error) {
+	var err error
+	// every write moves updated_at, the event's validator (see ETag);
+	// the history row keeps the clock's time
+	if n.UpdatedAt, err = nextUpdate(e.UpdatedAt, n.UpdatedAt); err != nil {
+		return models.Event{}, err
+	}
+	// The undo stack (docs/DESIGN.md, History): a step goes on top and
+	// names the step beneath it; a reactivate leaves on top the step
+	// beneath the one it undid. The history row and the event are
+	// written by one statement, the row as a CTE whose id the event
+	// takes as its new top.
+	upd := tx.NewUpdate().Model(&n).WherePK().
+		Column("status", "completed_at", "cancelled_at", "defer_until", "ended_at", "undo_status", "undo_top", "updated_at")
+	switch {
+	case unlinked(&e):
+		// rows loaded around the service: the step links what is
+		// beneath it, but the event stays on the search until its
+		// stack is empty, since the loaded steps name nothing beneath
+		n.UndoTop = nil
+		if undo == nil {
+			if h.UndoNext, err = stackTop(ctx, tx, &e); err != nil {
+				return models.Event{}, err
+			}
+		}
+	case undo != nil:
+		n.UndoTop = undo.Step.UndoNext
+	default:
+		if h.UndoNext, err = stackTop(ctx, tx, &e); err != nil {
+			return models.Event{}, err
+		}
+		upd = upd.Value("undo_top", "(SELECT id FROM h)")
+	}
+	if _, err := upd.With("h", tx.NewInsert().Model(&h).Returning("id")).
+		Returning("undo_top").Exec(ctx); err != nil {
+		return models.Event{}, err
+	}
+	return n, nil
 }
 
 // lock reads the event and locks its row until the transaction ends, so

@@ -20,6 +20,7 @@ type problem struct {
 	Detail     string              `json:"detail"`
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
+	Overlaps   []models.Overlap    `json:"overlaps,omitempty"` // a create refused for its overlaps
 	more       int                 // fields at fault beyond the MaxNamedFields named
 	// RetryAfter (seconds) is sent as the Retry-After header of a 503.
 	RetryAfter int `json:"-"`
@@ -37,6 +38,7 @@ func problemFor(err error) problem {
 		bad     *models.BadRequestError
 		conf    *models.ConflictError
 		dup     *models.DuplicateError
+		over    *models.OverlapError
 		field   models.FieldErrors
 		ferr    *fiber.Error
 		stale   *app.PreconditionError
@@ -55,6 +57,8 @@ func problemFor(err error) problem {
 		p.Status, p.Detail = fiber.StatusUnsupportedMediaType, err.Error()
 	case errors.As(err, &conf):
 		p.Status, p.Detail = fiber.StatusConflict, conf.Reason
+	case errors.As(err, &over):
+		p.Status, p.Detail, p.Overlaps = fiber.StatusConflict, over.Reason, over.Overlaps
 	case errors.As(err, &dup):
 		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
 	case errors.As(err, &field):

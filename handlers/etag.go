@@ -34,11 +34,12 @@ func setETag(c *fiber.Ctx, e models.Event) {
 func (r rowView) ETag() string { return app.ETag(*r.Event) }
 
 // Writes reports whether the row, drawn, holds a control that writes its
-// event: a lifecycle button or the undo note's button. Only such a row
+// event: a lifecycle button, the undo note's button or a running log's
+// Stop. Only such a row
 // carries data-etag. A done log offers neither, and its tag, some twenty
 // digits of a microsecond time that no later row repeats, was a tenth of a
 // Today page's compressed bytes and of the time gzip spent on it.
-func (r rowView) Writes() bool { return len(r.Ops) > 0 || r.UndoNote != "" }
+func (r rowView) Writes() bool { return len(r.Ops) > 0 || r.UndoNote != "" || r.Running() }
 
 // ifMatch reads the If-Match header (RFC 9110, 13.1.1): nil when there is
 // none, "*", or a list of entity tags; several header lines add up. A value

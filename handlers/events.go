@@ -30,27 +30,44 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if key != "" {
 		return h.createOnce(c, key, in)
 	}
-	e, err := h.svc.Create(c.UserContext(), in, actor(c))
+	made, err := h.svc.CreateFull(c.UserContext(), in, actor(c))
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
-	return h.created(c, e)
+	return h.created(c, made)
 }
 
-// created answers a stored create: 201 with its Location and ETag.
-func (h *Handlers) created(c *fiber.Ctx, e models.Event) error {
+// created answers a stored create: 201 with its Location and ETag; for
+// the API, the event and a log's overlaps (createdJSON); for a page's
+// line, its row, saying what the text was read as or what the log
+// overlaps, and the rows of the logs it stopped, each in its place
+// (timers.go).
+func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
+	e := made.Event
 	c.Location("/api/events/" + itoa(e.ID))
-	if fragment(c) && targetOf(c) == toNewForm {
+	page := fragment(c)
+	switch {
+	case page && targetOf(c) == toNewForm:
 		c.Set("HX-Redirect", "/events/"+itoa(e.ID))
 		setETag(c, e)
 		return c.SendStatus(fiber.StatusCreated)
-	}
-	if note := h.understood(c, e); note != "" && fragment(c) && targetOf(c) != toDetail {
+	case page && targetOf(c) != toDetail:
 		c.Status(fiber.StatusCreated)
 		setETag(c, e)
 		r := h.row(e, "")
-		r.Note = note // what a task capture line was read as (capture.go)
-		return sendRow(c, r)
+		r.Note = h.understood(c, e) // what a task capture line was read as (capture.go)
+		if r.Note == "" {
+			r.Note = overlapNote(made.Overlaps)
+			if r.Note != "" {
+				r.Fix = newOverlapFix(made.Before, h.svc.Location())
+			}
+		}
+		return h.sendRows(c, r, made.Stopped)
+	case !page:
+		c.Status(fiber.StatusCreated)
+		setETag(c, e)
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(createdJSON(made))
 	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }

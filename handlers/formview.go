@@ -140,6 +140,7 @@ func newDetail(e models.Event, loc *time.Location, values url.Values, errs model
 	}
 	form := newForm(e.Kind, values, errs, loc)
 	dueDayHint(&form, e, loc)
+	runningForm(&form, e) // timers.go
 	return detailView{Row: newRow(&e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
 }
 

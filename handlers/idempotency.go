@@ -84,16 +84,16 @@ func fingerprint(c *fiber.Ctx) [32]byte {
 // createOnce is the create of a request with an Idempotency-Key.
 func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
 	k := app.IdempotencyKey{Credential: h.credential(c), Key: key, Fingerprint: fingerprint(c)}
-	e, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), k, in, actor(c), func(e models.Event) (app.Recorded, error) {
-		body, err := models.EncodeJSON(e) // the bytes c.JSON would send
+	made, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), k, in, actor(c), func(made app.Created) (app.Recorded, error) {
+		e := made.Event
 		return app.Recorded{EventID: e.ID, Status: fiber.StatusCreated, Location: "/api/events/" + itoa(e.ID),
-			ETag: app.ETag(e), Body: body}, err
+			ETag: app.ETag(e), Body: createdJSON(made)}, nil // the bytes created sends
 	})
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
 	if !replayed {
-		return h.created(c, e)
+		return h.created(c, made)
 	}
 	c.Set(headerReplayed, "true")
 	if fragment(c) {
@@ -103,7 +103,7 @@ func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
 		if err != nil {
 			return err
 		}
-		return h.created(c, e)
+		return h.created(c, app.Created{Event: e})
 	}
 	c.Vary("HX-Request")
 	c.Location(rec.Location)

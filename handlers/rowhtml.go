@@ -87,6 +87,9 @@ func (r rowView) UndoNoteHTML() template.HTML { return template.HTML(appendUndoN
 // which the list's sum evens out.
 func rowBytes(r *rowView) int {
 	n := 700 + 2*len(r.Title) + len(r.Message) + len(r.Note) + len(r.UndoNote)
+	if r.Fix != nil {
+		n += 400
+	}
 	if len(r.Ops) > 0 {
 		n += 800 // the buttons; the defer menu is at the page's foot
 	}
@@ -214,14 +217,19 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = appendEscaped(b, r.Note)
 		b = append(b, "</p>"...)
 	}
+	b = appendOverlapFix(b, r)
 	return append(b, "</li>"...)
 }
 
 // appendOps appends the row's lifecycle buttons: one slot per operation,
-// an empty slot where the row offers none (undoview.go). Nothing when the
-// row offers no operation. title is the row's title as shown.
+// an empty slot where the row offers none (undoview.go). A running log
+// offers Stop alone; nothing when the row offers no operation. title is
+// the row's title as shown.
 func appendOps(b []byte, r *rowView, title string) []byte {
 	if len(r.Ops) == 0 {
+		if r.Running() {
+			return appendStop(b, r, title) // timers.go
+		}
 		return b
 	}
 	b = append(b, `<div class="ops" role="group" aria-label="Change the status of `...)

@@ -204,7 +204,7 @@ func corpusRow(e models.Event, i int, loc *time.Location, target, message string
 
 // rowFlags are the parts a row may hold or not, besides its kind, status,
 // undo step and time.
-type rowFlags uint8
+type rowFlags uint16
 
 const (
 	flagTitle    rowFlags = 1 << iota // a title, else "(untitled)"
@@ -214,10 +214,11 @@ const (
 	flagNote                          // a capture note (a new row)
 	flagUndoNote                      // the undo note after an operation
 	flagDetail                        // its buttons answer into the detail section
+	flagFix                           // a new log's move before the logs it overlaps
 	allFlags     = 1<<iota - 1
 )
 
-var flagNames = []string{"title", "tag", "priority", "message", "note", "undo note", "detail target"}
+var flagNames = []string{"title", "tag", "priority", "message", "note", "undo note", "detail target", "overlap fix"}
 
 func (f rowFlags) String() string {
 	var names []string
@@ -273,6 +274,9 @@ func flagRow(n int, k models.Kind, s models.Status, undo bool, i int, flags rowF
 	}
 	if flags&flagUndoNote != 0 {
 		r.UndoNote = nonEmpty(corpusUndo)
+	}
+	if flags&flagFix != 0 {
+		r.Fix = newOverlapFix(&app.Span{Start: at.Add(-time.Duration(n%90) * time.Minute), End: at}, loc)
 	}
 	r.markPast(corpusNow)
 	return r

@@ -25,12 +25,13 @@ type rowView struct {
 	*models.Event
 	Ops     []models.Op // the lifecycle operations the row offers
 	Loc     *time.Location
-	Message string    // a short note, such as why an operation was refused
-	Note    string    // what a capture text was read as, on a new row (capture.go)
-	Target  string    // where the answer to a lifecycle button goes
-	Today   time.Time // the start of the service's day: an open task due before it is overdue
-	Past    bool      // a calendar entry or timed task that has ended (markPast)
-	Elapsed string    // a running log's time so far, "1 h 25 min" (markPast)
+	Message string      // a short note, such as why an operation was refused
+	Note    string      // what a capture text was read as, on a new row (capture.go)
+	Fix     *overlapFix // a new log's move before the logs it overlaps (timers.go)
+	Target  string      // where the answer to a lifecycle button goes
+	Today   time.Time   // the start of the service's day: an open task due before it is overdue
+	Past    bool        // a calendar entry or timed task that has ended (markPast)
+	Elapsed string      // a running log's time so far, "1 h 25 min" (markPast)
 
 	// UndoNote is the message after a complete, cancel or defer that offers
 	// the undo, "" otherwise (undoview.go).

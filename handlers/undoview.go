@@ -49,6 +49,9 @@ func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) erro
 	if !fragment(c) {
 		return h.sendEvent(c, fiber.StatusOK, e, "", "")
 	}
+	if op == models.OpComplete && e.Kind == models.KindActivityLog {
+		return h.sendStopped(c, e) // Stop: no undo on a log (timers.go)
+	}
 	c.Status(fiber.StatusOK)
 	setETag(c, e)
 	note := undoNote(e, op, h.svc.Now(), h.svc.Location())

@@ -80,6 +80,11 @@ type Input struct {
 	Text     Opt[string]
 	TextZone *time.Location
 
+	// StopRunning and Overlap are options of a log's create, never stored
+	// (overlap.go, DESIGN.md "Running logs and overlaps").
+	StopRunning Opt[bool]
+	Overlap     Opt[string]
+
 	// FromForm is set for a form body: its times carry minutes only, and a
 	// PATCH compares them at that precision.
 	FromForm bool
@@ -463,10 +468,13 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 }
 
 // RequestOnlyFields are fields a request may carry that are no column of
-// an event: text, the capture text of a create (capture_input.go). They
+// an event: text, the capture text of a create (capture_input.go), and
+// stop_running and overlap, the options of a log's create (overlap.go). They
 // decode like the others but are never stored, listed or shown.
 var RequestOnlyFields = []Field{
 	newField[string]("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
+	newField[bool]("stop_running", TypeBool, false, func(in *Input) any { return &in.StopRunning }, []FieldSet{CreateFields}),
+	newField[string]("overlap", TypeText, false, func(in *Input) any { return &in.Overlap }, []FieldSet{CreateFields}),
 }
 
 // fieldIndex finds a field by its API name: the event's fields and the
