@@ -160,22 +160,71 @@
 
   // A quick record lands at the top of the list that takes records (Today:
   // Done & logged; elsewhere the tab's one list), marked as just recorded,
-  // so it is seen even on a tab where logs do not otherwise belong.
+  // so it is seen even on a tab where logs do not otherwise belong; a
+  // started one then moves into Now (settle).
   document.addEventListener("htmx:after:swap", function (evt) {
     var ctx = evt.detail.ctx;
     if (!ctx.sourceElement || ctx.sourceElement.id !== ids.quickRecord) return;
     if (!ctx.response || ctx.response.status >= 400) return;
     var list = document.querySelector(ids.records);
     var row = list && list.querySelector("li.event-row");
-    if (!row || row.classList.contains("just-recorded")) return;
-    row.classList.add("just-recorded");
-    var meta = row.querySelector(".row-meta");
-    if (meta) {
-      var mark = document.createElement("span");
-      mark.className = "recorded";
-      mark.textContent = "just recorded";
-      meta.prepend(mark);
+    if (row && !row.classList.contains("just-recorded")) {
+      row.classList.add("just-recorded");
+      var meta = row.querySelector(".row-meta");
+      // a started log says "just started" by itself (its elapsed time)
+      if (meta && row.dataset.status !== "in_progress") {
+        var mark = document.createElement("span");
+        mark.className = "recorded";
+        mark.textContent = "just recorded";
+        meta.prepend(mark);
+      }
     }
+    settle();
+  });
+
+  // Timers (DESIGN.md, "Running logs and overlaps"). Start, beside Record,
+  // sends the line as a running log; Shift+Enter in the line is Start.
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Enter" || !evt.shiftKey || evt.isComposing) return;
+    if (!evt.target || evt.target.id !== ids.quickTitle) return;
+    var form = document.getElementById(ids.quickRecord);
+    var start = form && form.querySelector("[data-start]");
+    if (!start) return;
+    evt.preventDefault();
+    form.requestSubmit(start);
+  });
+
+  // On Today a running log's row belongs in Now and a finished one in Done
+  // & logged: after a Start, a Stop, or a log a Start stopped (its row
+  // replaced where it was), a row in the wrong one moves to the top of the
+  // right one, keeping the focus it held.
+  function settle() {
+    var now = document.querySelector('[data-section="now"] ul.events');
+    var done = document.querySelector(ids.records);
+    if (!now || !done || now === done) return;
+    var active = document.activeElement;
+    done.querySelectorAll('li.event-row[data-kind="activity_log"][data-status="in_progress"]').forEach(function (r) {
+      now.prepend(r);
+    });
+    Array.prototype.slice.call(now.querySelectorAll('li.event-row:not([data-status="in_progress"])')).reverse().forEach(function (r) {
+      done.prepend(r);
+    });
+    if (active && active !== document.activeElement && active.isConnected) active.focus();
+  }
+  // Stop replaces its row (or the detail section): the focus, which was on
+  // the button, goes to the row, now saying when it stopped.
+  var stopped = null;
+  document.addEventListener("htmx:before:swap", function (evt) {
+    var ctx = evt.detail.ctx, src = ctx.sourceElement;
+    stopped = src && src.matches && src.matches("button.op-stop") && ctx.target instanceof Element ? ctx.target.id : null;
+  });
+  document.addEventListener("htmx:after:swap", function () {
+    settle();
+    var el = stopped && document.getElementById(stopped);
+    stopped = null;
+    if (!el) return;
+    el.tabIndex = -1;
+    el.focus();
   });
 
   // Forms show a date the browser's way; under each date field the same
