@@ -146,12 +146,14 @@ func runningForm(f *formView, e models.Event) {
 	}
 	for i := range f.Fields {
 		ff := &f.Fields[i]
-		if ff.Field != "ended_at" {
-			continue
-		}
-		ff.Hint = "Empty while it runs: Stop, beside its status, ends it now."
-		if k := strings.Index(ff.Error, ": complete it instead"); k >= 0 {
-			ff.Error = ff.Error[:k] + ": press Stop to end it now."
+		switch ff.Field {
+		case "started_at":
+			ff.Hint = "" // "leave both times empty" is for a new log
+		case "ended_at":
+			ff.Hint = "Empty while it runs: Stop, in the Status box, ends it now."
+			if k := strings.Index(ff.Error, ": complete it instead"); k >= 0 {
+				ff.Error = ff.Error[:k] + ": press Stop to end it now."
+			}
 		}
 	}
 }

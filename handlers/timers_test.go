@@ -279,8 +279,8 @@ func TestRunningLogFormPointsAtStop(t *testing.T) {
 	s := newServer(t)
 	run := s.create(`{"kind":"activity_log","title":"deep work","status":"in_progress","started_at":"2026-11-22T11:15:00+09:00"}`)
 	page := string(s.get("/events/" + itoa(run.ID)).Body)
-	if !strings.Contains(page, "Empty while it runs: Stop, beside its status, ends it now.") {
-		t.Errorf("the form does not say how a running log ends")
+	if !strings.Contains(page, "Empty while it runs: Stop, in the Status box, ends it now.") || strings.Contains(page, "Leave both times empty") {
+		t.Errorf("the form does not say how a running log ends, or offers the hint of a new log")
 	}
 	form := url.Values{"title": {"deep work"}, "desc": {""}, "started_at": {"2026-11-22T11:15"}, "ended_at": {"2026-11-22T11:50"}, "priority": {"0"}, "project_tag": {""}}
 	out := s.form("PATCH", path(run.ID), form, toDetail...).html(t, http.StatusUnprocessableEntity)

@@ -186,6 +186,14 @@ func testStopOnDetail(t *testing.T, b *browser) {
 	if strings.Contains(eval[string](p, `document.querySelector('#detail').textContent`), "complete it instead") {
 		t.Errorf("the detail page tells the person to complete it instead")
 	}
+	p.screenshot("timers-detail-running-1280.png", 1280, false)
+	p.phoneViewport(390, 844)
+	p.open(fmt.Sprintf("/events/%d", run.ID))
+	p.waitFor("the detail's Stop", `document.querySelector('#detail button.op-stop')`)
+	p.screenshot("timers-detail-running-390.png", 390, true)
+	p.do("desktop", chromedp.EmulateViewport(1280, 900))
+	p.open(fmt.Sprintf("/events/%d", run.ID))
+	p.waitFor("the detail's Stop", `document.querySelector('#detail button.op-stop')`)
 	p.click("#detail button.op-stop")
 	p.waitFor("the log stopped", `document.querySelector('#detail')?.dataset.status === 'done'`)
 	if msg := eval[string](p, `document.querySelector('#detail .message')?.textContent ?? ''`); !strings.HasPrefix(msg, "Stopped at ") || !strings.Contains(msg, "40 min") {
