@@ -185,7 +185,7 @@ type exportStream struct {
 	writeTimeout time.Duration // the longest a client may take nothing
 	deadline     time.Time     // the export's: the whole file by then
 	log          *slog.Logger
-	release      func() // gives the request's slot and the export's back
+	release      func() // gives the request's slot and the export's back; idempotent
 
 	started, done bool
 	err           error        // why the file ends short
@@ -274,6 +274,11 @@ func (s *exportStream) WriteTo(w io.Writer) (int64, error) {
 			}
 		}
 	}
+	if s.err != nil {
+		// the slots go back before fasthttp closes the connection, so a
+		// client that saw the abort finds them free when it asks again
+		s.release()
+	}
 	return total, s.err
 }
 
@@ -293,6 +298,7 @@ func (s *exportStream) cut(err error, written int64) error {
 	}
 	s.log.Warn("export: cut off; the answer is aborted", "why", why, "written", written)
 	s.err = err
+	s.release()
 	return err
 }
 
