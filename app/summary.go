@@ -34,12 +34,14 @@ type SummaryDay struct {
 // SummaryCounts is what a day, or the whole window, holds.
 type SummaryCounts struct {
 	// LoggedSeconds is the length of the union of the spans of the activity
-	// logs that are not cancelled, clipped to the day (overlaps count once;
-	// a running log counts up to now).
+	// logs that are not cancelled, clipped to the day, in whole seconds (each
+	// bound cut down to the second; overlaps count once; a running log counts
+	// up to now).
 	LoggedSeconds int64 `json:"logged_seconds"`
-	// Projects: per project_tag (nil for none), the sum of its logs' clipped
-	// spans, seconds descending then tag (none last); a tag whose logs span
-	// no time is left out.
+	// Projects: per project_tag (nil for none), its share of LoggedSeconds
+	// (ShareDay: a union inside a tag, time where k tags overlap shared
+	// equally), so they add up to it exactly; seconds descending then tag
+	// (none last); a tag whose share is 0 is left out.
 	Projects []ProjectSeconds `json:"projects"`
 	// Logs: activity logs, not cancelled, whose span overlaps the day.
 	Logs int64 `json:"logs"`
@@ -50,6 +52,9 @@ type SummaryCounts struct {
 	CalendarEvents int64 `json:"calendar_events"`
 	// Cancelled: events whose cancelled_at falls in the day.
 	Cancelled int64 `json:"cancelled"`
+	// TasksDue: tasks neither done nor cancelled whose due_at falls in the
+	// day: the plan of a day still ahead.
+	TasksDue int64 `json:"tasks_due"`
 }
 
 // ProjectSeconds is one project's logged time.
@@ -137,17 +142,19 @@ parts AS (
     WHERE NOT isempty(s.span)
 )`
 
-// summarySQL computes every day of the window and the total in one
+// summarySQL counts every day of the window and the total in one
 // statement. ?0 and ?1 are the window's bounds (local midnights), ?2 the
-// zone, ?3 now, ?4 and ?5 the first local date and the number of days. Each span of a log or a calendar entry that overlaps the
-// window is clipped to it and cut at the local midnights it crosses (a
+// zone, ?3 now, ?4 and ?5 the first local date and the number of days.
+// Each span of a log or a calendar entry that overlaps the window is
+// clipped to it and cut at the local midnights it crosses (a
 // generate_series over its own days, so the work follows the spans, not
-// days times spans); range_agg unites a day's log parts, so overlaps count
-// once. The days themselves are a generate_series of local dates; each day's
-// start is its date's midnight read in the zone. The estimate of the spans'
-// generate_series is PostgreSQL's default (a thousand rows a call), which on
-// a long window put the plan's cost high enough for JIT compilation to take
-// seconds: the statement runs with jit off.
+// days times spans). The days themselves are a generate_series of local
+// dates; each day's start is its date's midnight read in the zone. The
+// logged time is not counted here but from the same parts (logPartsSQL,
+// ShareDay). The estimate of the spans' generate_series is PostgreSQL's
+// default (a thousand rows a call), which on a long window put the plan's
+// cost high enough for JIT compilation to take seconds: the statement runs
+// with jit off.
 const summarySQL = `
 WITH days AS (
     -- the first local date plus 0 .. days-1: constants, so the planner
@@ -157,18 +164,6 @@ WITH days AS (
 ` + dayPartsCTE + `,
 kept AS (
     SELECT * FROM parts WHERE NOT isempty(part)
-),
-logged AS (
-    SELECT u.day, round(extract(epoch FROM coalesce(sum(upper(x) - lower(x)), interval '0')))::bigint AS seconds
-    FROM (SELECT day, range_agg(part) AS union_of_parts FROM kept WHERE kind = 'activity_log' GROUP BY day) u
-    LEFT JOIN LATERAL unnest(u.union_of_parts) AS x ON true
-    GROUP BY u.day
-),
-project_days AS (
-    SELECT day, project_tag, round(extract(epoch FROM sum(upper(part) - lower(part))))::bigint AS seconds
-    FROM kept
-    WHERE kind = 'activity_log'
-    GROUP BY day, project_tag
 ),
 counted AS (
     SELECT day,
@@ -189,47 +184,57 @@ cancelled AS (
     WHERE e.status = 'cancelled' AND e.cancelled_at >= ?0 AND e.cancelled_at < ?1
     GROUP BY 1
 ),
-project_lists AS (
-    SELECT day, json_agg(json_build_object('project_tag', project_tag, 'seconds', seconds)
-                         ORDER BY seconds DESC, project_tag NULLS LAST) AS projects
-    FROM project_days
-    WHERE seconds > 0
-    GROUP BY day
+due AS (
+    SELECT (e.due_at AT TIME ZONE ?2)::date AS day, count(*) AS n
+    FROM events e
+    WHERE e.kind = 'task' AND e.status NOT IN ('done', 'cancelled')
+      AND e.span && tstzrange(?0, ?1, '[)') AND e.due_at >= ?0 AND e.due_at < ?1
+    GROUP BY 1
 ),
 day_rows AS (
     SELECT d.day,
-           coalesce(l.seconds, 0) AS seconds,
-           coalesce(p.projects, '[]') AS projects,
            coalesce(c.logs, 0) AS logs,
            coalesce(t.n, 0) AS tasks_completed,
            coalesce(c.calendar_events, 0) AS calendar_events,
-           coalesce(x.n, 0) AS cancelled
+           coalesce(x.n, 0) AS cancelled,
+           coalesce(u.n, 0) AS tasks_due
     FROM days d
-    LEFT JOIN logged l ON l.day = d.day
-    LEFT JOIN project_lists p ON p.day = d.day
     LEFT JOIN counted c ON c.day = d.day
     LEFT JOIN completed t ON t.day = d.day
     LEFT JOIN cancelled x ON x.day = d.day
+    LEFT JOIN due u ON u.day = d.day
 )
-SELECT to_char(day, 'YYYY-MM-DD') AS day, seconds, projects::text, logs, tasks_completed, calendar_events, cancelled
+SELECT to_char(day, 'YYYY-MM-DD') AS day, logs, tasks_completed, calendar_events, cancelled, tasks_due
 FROM day_rows
 UNION ALL
--- the total: each event once; seconds are the days' sums (the days cut the window)
+-- the total: each event once
 SELECT NULL,
-       (SELECT coalesce(sum(seconds), 0) FROM day_rows)::bigint,
-       (SELECT coalesce(json_agg(json_build_object('project_tag', p.project_tag, 'seconds', p.seconds)
-                                 ORDER BY p.seconds DESC, p.project_tag NULLS LAST), '[]')
-        FROM (SELECT project_tag, sum(seconds)::bigint AS seconds FROM project_days
-              GROUP BY project_tag HAVING sum(seconds) > 0) p)::text,
        (SELECT count(DISTINCT id) FROM kept WHERE kind = 'activity_log'),
        (SELECT coalesce(sum(n), 0) FROM completed)::bigint,
        (SELECT count(DISTINCT id) FROM kept WHERE kind = 'calendar_event'),
-       (SELECT coalesce(sum(n), 0) FROM cancelled)::bigint
+       (SELECT coalesce(sum(n), 0) FROM cancelled)::bigint,
+       (SELECT coalesce(sum(n), 0) FROM due)::bigint
 ORDER BY 1 NULLS LAST
 `
 
+// logPartsSQL is the logs' parts of each day of the window (dayPartsCTE),
+// with their project tags, each bound cut down to the whole second (epoch
+// seconds): the logged time and its shares (shareDay) are counted in whole
+// seconds, so that they add up exactly. ?0 .. ?3 as in summarySQL.
+const logPartsSQL = `
+WITH ` + dayPartsCTE + `
+SELECT to_char(day, 'YYYY-MM-DD') AS day, project_tag,
+       floor(extract(epoch FROM lower(part)))::bigint AS start_s,
+       floor(extract(epoch FROM upper(part)))::bigint AS end_s
+FROM parts
+WHERE kind = 'activity_log' AND NOT isempty(part)
+ORDER BY 1
+`
+
 // Summary answers GET /api/events/summary: the local days in loc of the
-// window SummaryWindow makes of from and to, computed in one statement.
+// window SummaryWindow makes of from and to: the counts in one statement,
+// and the logged time from the logs' parts of each day (shareDay), both in
+// one read-only transaction.
 func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Location) (Summary, error) {
 	now := s.now()
 	f, t, err := SummaryWindow(from, to, loc, now)
@@ -240,6 +245,7 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 	first := f.In(loc)
 	// whole local days: their hours differ from 24 by at most a few in all
 	days := int(math.Round(t.Sub(f).Hours() / 24))
+	parts := map[string][]LogPart{}
 	err = s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
 			return err
@@ -251,14 +257,10 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 		defer rows.Close()
 		for rows.Next() {
 			var (
-				day      *string
-				projects string
-				c        SummaryCounts
+				day *string
+				c   SummaryCounts
 			)
-			if err := rows.Scan(&day, &c.LoggedSeconds, &projects, &c.Logs, &c.TasksCompleted, &c.CalendarEvents, &c.Cancelled); err != nil {
-				return err
-			}
-			if err := json.Unmarshal([]byte(projects), &c.Projects); err != nil {
+			if err := rows.Scan(&day, &c.Logs, &c.TasksCompleted, &c.CalendarEvents, &c.Cancelled, &c.TasksDue); err != nil {
 				return err
 			}
 			if day == nil {
@@ -267,10 +269,46 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 				out.Days = append(out.Days, SummaryDay{Date: *day, SummaryCounts: c})
 			}
 		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, logPartsSQL, f, t, loc.String(), now)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				day string
+				p   LogPart
+			)
+			if err := rows.Scan(&day, &p.Tag, &p.Start, &p.End); err != nil {
+				return err
+			}
+			parts[day] = append(parts[day], p)
+		}
 		return rows.Err()
 	})
 	if err != nil {
 		return Summary{}, classify(err)
 	}
+	week := map[string]*ProjectSeconds{}
+	for i := range out.Days {
+		d := &out.Days[i].SummaryCounts
+		d.LoggedSeconds, d.Projects = ShareDay(parts[out.Days[i].Date])
+		out.Total.LoggedSeconds += d.LoggedSeconds
+		for _, p := range d.Projects {
+			k := tagKey(p.ProjectTag)
+			if week[k] == nil {
+				week[k] = &ProjectSeconds{ProjectTag: p.ProjectTag}
+			}
+			week[k].Seconds += p.Seconds
+		}
+	}
+	out.Total.Projects = make([]ProjectSeconds, 0, len(week))
+	for _, p := range week {
+		out.Total.Projects = append(out.Total.Projects, *p)
+	}
+	sortProjects(out.Total.Projects)
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,8 @@ func TestSummaryOfConstructedDays(t *testing.T) {
 	create(t, s, `{"kind":"calendar_event","title":"J","start_at":"2026-11-21T23:30:00+09:00","end_at":"2026-11-22T00:30:00+09:00"}`)
 	// a log across midnight: an hour on each day
 	create(t, s, `{"kind":"activity_log","title":"A","started_at":"2026-11-21T23:00:00+09:00","ended_at":"2026-11-22T01:00:00+09:00","project_tag":"work"}`)
-	// 22nd: two overlapping logs (09:00-10:30 united), a point, a cancelled log
+	// 22nd: two overlapping logs (09:00-10:30 united; #work and no project
+	// share the half hour they overlap), a point, a cancelled log
 	create(t, s, `{"kind":"activity_log","title":"B","started_at":"2026-11-22T09:00:00+09:00","ended_at":"2026-11-22T10:00:00+09:00","project_tag":"work"}`)
 	create(t, s, `{"kind":"activity_log","title":"C","started_at":"2026-11-22T09:30:00+09:00","ended_at":"2026-11-22T10:30:00+09:00"}`)
 	create(t, s, `{"kind":"activity_log","title":"E","started_at":"2026-11-22T15:00:00+09:00","ended_at":"2026-11-22T15:00:00+09:00","project_tag":"point"}`)
@@ -98,15 +100,15 @@ func TestSummaryOfConstructedDays(t *testing.T) {
 	got := summaryJSON(t, s, "2026-11-20T00:00:00+09:00", "2026-11-24T00:00:00+09:00", seoul)
 	want := compactJSON(t, `{"from":"2026-11-19T15:00:00.000000Z","to":"2026-11-23T15:00:00.000000Z","tz":"Asia/Seoul",
 	 "days":[
-	  {"date":"2026-11-20","logged_seconds":0,"projects":[],"logs":0,"tasks_completed":0,"calendar_events":0,"cancelled":0},
+	  {"date":"2026-11-20","logged_seconds":0,"projects":[],"logs":0,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0},
 	  {"date":"2026-11-21","logged_seconds":3600,"projects":[{"project_tag":"work","seconds":3600}],
-	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":1},
-	  {"date":"2026-11-22","logged_seconds":9000,"projects":[{"project_tag":"work","seconds":7200},{"project_tag":null,"seconds":3600}],
-	   "logs":4,"tasks_completed":1,"calendar_events":1,"cancelled":2},
+	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":1,"tasks_due":0},
+	  {"date":"2026-11-22","logged_seconds":9000,"projects":[{"project_tag":"work","seconds":6300},{"project_tag":null,"seconds":2700}],
+	   "logs":4,"tasks_completed":1,"calendar_events":1,"cancelled":2,"tasks_due":0},
 	  {"date":"2026-11-23","logged_seconds":5400,"projects":[{"project_tag":"work","seconds":5400}],
-	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":0}],
-	 "total":{"logged_seconds":18000,"projects":[{"project_tag":"work","seconds":16200},{"project_tag":null,"seconds":3600}],
-	   "logs":5,"tasks_completed":1,"calendar_events":2,"cancelled":3}}`)
+	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":0,"tasks_due":0}],
+	 "total":{"logged_seconds":18000,"projects":[{"project_tag":"work","seconds":15300},{"project_tag":null,"seconds":2700}],
+	   "logs":5,"tasks_completed":1,"calendar_events":2,"cancelled":3,"tasks_due":0}}`)
 	if got != want {
 		t.Errorf("summary =\n %s\nwant\n %s", got, want)
 	}
@@ -301,6 +303,91 @@ func TestSummaryUsesTheIndexes(t *testing.T) {
 	for _, idx := range []string{"events_span_idx", "events_completed_idx", "events_cancelled_idx"} {
 		if !used[idx] {
 			t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)
+		}
+	}
+}
+
+// Overlapping logs share their time (DESIGN.md, Summary): inside a project
+// a union, across projects an equal share, three ways with the second left
+// over going in tag order; a log across midnight in Seoul on both days; a
+// running log up to now, cut down to the second. Each day's projects add up
+// to its logged seconds, and the window's to its total.
+func TestSummarySharesOverlaps(t *testing.T) {
+	s, _, clk := newService(t, ts("2026-11-24T08:00:00+09:00"))
+	for _, body := range []string{
+		// within #work: 09:00-10:30 united
+		`{"kind":"activity_log","title":"w1","started_at":"2026-11-24T09:00:00+09:00","ended_at":"2026-11-24T10:00:00+09:00","project_tag":"work"}`,
+		`{"kind":"activity_log","title":"w2","started_at":"2026-11-24T09:30:00+09:00","ended_at":"2026-11-24T10:30:00+09:00","project_tag":"work"}`,
+		// #home and #work overlap half an hour: 15 minutes each
+		`{"kind":"activity_log","title":"h","started_at":"2026-11-24T13:00:00+09:00","ended_at":"2026-11-24T14:00:00+09:00","project_tag":"home"}`,
+		`{"kind":"activity_log","title":"w3","started_at":"2026-11-24T13:30:00+09:00","ended_at":"2026-11-24T14:30:00+09:00","project_tag":"work"}`,
+		// three ways over ten seconds: 3 each, the second left over to #a
+		`{"kind":"activity_log","title":"c","started_at":"2026-11-24T16:00:00+09:00","ended_at":"2026-11-24T16:00:10+09:00","project_tag":"c"}`,
+		`{"kind":"activity_log","title":"b","started_at":"2026-11-24T16:00:00+09:00","ended_at":"2026-11-24T16:00:10+09:00","project_tag":"b"}`,
+		`{"kind":"activity_log","title":"a","started_at":"2026-11-24T16:00:00+09:00","ended_at":"2026-11-24T16:00:10+09:00","project_tag":"a"}`,
+		// across Seoul's midnight: an hour on each day
+		`{"kind":"activity_log","title":"n","started_at":"2026-11-24T23:00:00+09:00","ended_at":"2026-11-25T01:00:00+09:00","project_tag":"night"}`,
+		// running since 09:00 on the 25th, no project
+		`{"kind":"activity_log","title":"r","status":"in_progress","started_at":"2026-11-25T09:00:00+09:00"}`,
+	} {
+		create(t, s, body)
+	}
+	clk.Set(ts("2026-11-25T10:00:00.600000+09:00"))
+
+	got := summaryJSON(t, s, "2026-11-24T00:00:00+09:00", "2026-11-26T00:00:00+09:00", seoul)
+	want := compactJSON(t, `{"from":"2026-11-23T15:00:00.000000Z","to":"2026-11-25T15:00:00.000000Z","tz":"Asia/Seoul",
+	 "days":[
+	  {"date":"2026-11-24","logged_seconds":14410,"projects":[{"project_tag":"work","seconds":8100},{"project_tag":"night","seconds":3600},
+	    {"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],
+	   "logs":8,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0},
+	  {"date":"2026-11-25","logged_seconds":7200,"projects":[{"project_tag":"night","seconds":3600},{"project_tag":null,"seconds":3600}],
+	   "logs":2,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0}],
+	 "total":{"logged_seconds":21610,"projects":[{"project_tag":"work","seconds":8100},{"project_tag":"night","seconds":7200},
+	    {"project_tag":null,"seconds":3600},{"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],
+	   "logs":9,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0}}`)
+	if got != want {
+		t.Errorf("summary =\n %s\nwant\n %s", got, want)
+	}
+}
+
+// ShareDay's arithmetic, part by part: the shares always add up to the
+// union, and no share is a second or more off its exact value.
+func TestShareDay(t *testing.T) {
+	tag := func(s string) *string { return &s }
+	for _, c := range []struct {
+		name  string
+		parts []app.LogPart
+		total int64
+		want  string
+	}{
+		{"nothing", nil, 0, ``},
+		{"a point", []app.LogPart{{Tag: tag("x"), Start: 5, End: 5}}, 0, ``},
+		{"one project's overlap counts once", []app.LogPart{{tag("w"), 0, 60}, {tag("w"), 30, 90}}, 90, `w:90`},
+		{"two projects share the overlap", []app.LogPart{{tag("w"), 0, 60}, {nil, 30, 90}}, 90, `w:45 -:45`},
+		{"an odd second goes to the tag first in order", []app.LogPart{{nil, 0, 1}, {tag("z"), 0, 1}}, 1, `z:1`},
+		{"three ways", []app.LogPart{{tag("c"), 0, 10}, {tag("b"), 0, 10}, {tag("a"), 0, 10}}, 10, `a:4 b:3 c:3`},
+		// b covers 0-2 alone (2 s) and shares 2-3 with a and 3-4 with c:
+		// exact shares a 1/2, b 3, c 1/2: a's and c's halves are one second
+		// between them, to a (tag order)
+		{"fractions left over go by size, then tag", []app.LogPart{{tag("b"), 0, 4}, {tag("a"), 2, 3}, {tag("c"), 3, 4}}, 4, `b:3 a:1`},
+		// fractions that add up past a second: a has 1/3 + 1/3 + 1/2 = 1 1/6,
+		// b and c 2/3, d 1/2: a keeps 1, the two seconds left go to b and c
+		{"fractions of several stretches", []app.LogPart{{tag("a"), 0, 1}, {tag("b"), 0, 1}, {tag("c"), 0, 1},
+			{tag("a"), 10, 11}, {tag("b"), 10, 11}, {tag("c"), 10, 11}, {tag("a"), 20, 21}, {tag("d"), 20, 21}}, 3, `a:1 b:1 c:1`},
+	} {
+		total, ps := app.ShareDay(c.parts)
+		var got []string
+		var sum int64
+		for _, p := range ps {
+			name := "-"
+			if p.ProjectTag != nil {
+				name = *p.ProjectTag
+			}
+			got = append(got, name+":"+strconv.FormatInt(p.Seconds, 10))
+			sum += p.Seconds
+		}
+		if total != c.total || strings.Join(got, " ") != c.want || sum != total {
+			t.Errorf("%s: %d s, %q (sum %d); want %d s, %q", c.name, total, strings.Join(got, " "), sum, c.total, c.want)
 		}
 	}
 }
