@@ -27,6 +27,16 @@ type summaryCounts struct {
 	TasksCompleted int64 `json:"tasks_completed"`
 	CalendarEvents int64 `json:"calendar_events"`
 	Cancelled      int64 `json:"cancelled"`
+	TasksDue       int64 `json:"tasks_due"`
+}
+
+// projectsSum is the sum of the projects' seconds.
+func (c summaryCounts) projectsSum() int64 {
+	var n int64
+	for _, p := range c.Projects {
+		n += p.Seconds
+	}
+	return n
 }
 
 type summaryDay struct {
@@ -43,7 +53,8 @@ func (s *server) summary(query string) summaryAnswer {
 
 // week records, in Seoul, a week's days (now is Sunday 22 Nov 12:00):
 // Fri 20 Nov 09:00-11:00 #work and 10:00-11:10 without a project (the union
-// is 2 h 10 min), a log across midnight into Sat 21 Nov, a task completed
+// is 2 h 10 min, the hour they overlap shared: #work 1 h 30 min, no
+// project 40 min), a log across midnight into Sat 21 Nov, a task completed
 // on Sat, a calendar entry on Thu 19 Nov, a task cancelled on Sun.
 func (s *server) week() map[string]int64 {
 	ids := map[string]int64{}
@@ -74,8 +85,8 @@ func TestSummaryAPICountsTheDaysOfAWindow(t *testing.T) {
 	if fri.LoggedSeconds != 7800+1800 || fri.Logs != 3 {
 		t.Errorf("Friday = %+v, want 2 h 40 min over 3 logs", fri)
 	}
-	if len(fri.Projects) != 3 || *fri.Projects[0].ProjectTag != "work" || fri.Projects[0].Seconds != 7200 ||
-		fri.Projects[1].ProjectTag != nil || fri.Projects[1].Seconds != 4200 || *fri.Projects[2].ProjectTag != "ops" || fri.Projects[2].Seconds != 1800 {
+	if len(fri.Projects) != 3 || *fri.Projects[0].ProjectTag != "work" || fri.Projects[0].Seconds != 5400 ||
+		fri.Projects[1].ProjectTag != nil || fri.Projects[1].Seconds != 2400 || *fri.Projects[2].ProjectTag != "ops" || fri.Projects[2].Seconds != 1800 {
 		t.Errorf("Friday's projects = %+v", fri.Projects)
 	}
 	if sat.LoggedSeconds != 1800 || sat.TasksCompleted != 1 || thu.CalendarEvents != 1 || sun.Cancelled != 1 {
@@ -86,6 +97,15 @@ func TestSummaryAPICountsTheDaysOfAWindow(t *testing.T) {
 	}
 	if sum.Total.LoggedSeconds != 7800+3600 || sum.Total.Logs != 3 || sum.Total.TasksCompleted != 1 || sum.Total.CalendarEvents != 1 || sum.Total.Cancelled != 1 {
 		t.Errorf("total = %+v", sum.Total)
+	}
+	// Each day's projects add up to its logged time, the week's to its total.
+	for _, d := range sum.Days {
+		if d.projectsSum() != d.LoggedSeconds {
+			t.Errorf("%s: projects add up to %d s, logged %d s", d.Date, d.projectsSum(), d.LoggedSeconds)
+		}
+	}
+	if sum.Total.projectsSum() != sum.Total.LoggedSeconds {
+		t.Errorf("the week's projects add up to %d s, logged %d s", sum.Total.projectsSum(), sum.Total.LoggedSeconds)
 	}
 	// The default window: the last seven days up to today.
 	def := s.summary("")
@@ -255,7 +275,7 @@ func TestReviewPageDrawsTheSummary(t *testing.T) {
 	fri := dayBlock(t, body, "2026-11-20")
 	for _, want := range []string{
 		`<span class="day-total" data-seconds="9600">2 h 40 min</span>`,
-		`work 2 h</li>`, `no project 1 h 10 min</li>`, `ops 30 min</li>`,
+		`work 1 h 30 min</li>`, `no project 40 min</li>`, `ops 30 min</li>`,
 		`<a href="/events/` + strconv.FormatInt(ids["work"], 10) + `">Write the report</a> <span class="span">2 h</span>`,
 		`<time datetime="2026-11-20T14:30:00.000000Z">23:30–Sat 00:30</time>`,
 	} {
