@@ -15,7 +15,8 @@ const (
 	LogbookCompleted = "completed" // a task done that day (by completed_at)
 	LogbookLog       = "log"       // an activity log, not cancelled, overlapping the day
 	LogbookCalendar  = "calendar"  // a calendar entry, not cancelled, overlapping the day
-	LogbookCancelled = "cancelled" // an event cancelled that day (by cancelled_at)
+	LogbookCancelled = "cancelled" // an event cancelled that day (by cancelled_at); a cancelled log on the day it was logged for
+	LogbookDue       = "due"       // a task due that day, neither done nor cancelled: the day's plan
 )
 
 // LogbookEntry is one line of a day's logbook on the review page.
@@ -30,7 +31,10 @@ type LogbookEntry struct {
 // same rules as summarySQL's counts (DESIGN.md, Summary), so the review
 // page's logbook and its numbers agree: ?0 and ?1 are the window, ?2 the
 // zone, ?3 now. A span is cut at the local midnights it crosses, so a log
-// across midnight is on both days.
+// across midnight is on both days. A cancelled log is listed on the day it
+// was logged for (its span's start), not on the day it was cancelled,
+// where the summary still counts its cancellation: a log cancelled on
+// Monday for last Friday belongs to Friday's record.
 const logbookSQL = `
 WITH ` + dayPartsCTE + `
 SELECT to_char(day, 'YYYY-MM-DD') AS day,
@@ -44,7 +48,17 @@ WHERE e.kind = 'task' AND e.status = 'done' AND e.completed_at >= ?0 AND e.compl
 UNION ALL
 SELECT to_char((e.cancelled_at AT TIME ZONE ?2)::date, 'YYYY-MM-DD'), 'cancelled', e.cancelled_at, e.id
 FROM events e
-WHERE e.status = 'cancelled' AND e.cancelled_at >= ?0 AND e.cancelled_at < ?1
+WHERE e.status = 'cancelled' AND e.kind <> 'activity_log' AND e.cancelled_at >= ?0 AND e.cancelled_at < ?1
+UNION ALL
+SELECT to_char((lower(e.span) AT TIME ZONE ?2)::date, 'YYYY-MM-DD'), 'cancelled', lower(e.span), e.id
+FROM events e
+WHERE e.kind = 'activity_log' AND e.status = 'cancelled' AND e.cancelled_at IS NOT NULL
+  AND e.span && tstzrange(?0, ?1, '[)') AND lower(e.span) >= ?0 AND lower(e.span) < ?1
+UNION ALL
+SELECT to_char((e.due_at AT TIME ZONE ?2)::date, 'YYYY-MM-DD'), 'due', e.due_at, e.id
+FROM events e
+WHERE e.kind = 'task' AND e.status NOT IN ('done', 'cancelled')
+  AND e.span && tstzrange(?0, ?1, '[)') AND e.due_at >= ?0 AND e.due_at < ?1
 ORDER BY 1, 3, 4
 `
 

@@ -78,3 +78,33 @@ func TestLogbookAgreesWithTheSummary(t *testing.T) {
 		}
 	}
 }
+
+// A cancelled log is listed on the day it was logged for, while its
+// cancellation is counted on the day it happened; a task due on a day still
+// ahead is in that day's plan.
+func TestLogbookListsACancelledLogOnItsDay(t *testing.T) {
+	s, _, clk := newService(t, ts("2026-11-20T12:00:00+09:00"))
+	f := create(t, s, `{"kind":"activity_log","title":"F","started_at":"2026-11-20T09:00:00+09:00","ended_at":"2026-11-20T10:00:00+09:00"}`)
+	clk.Set(ts("2026-11-23T11:00:00+09:00"))
+	mustOperate(t, s, f.ID, models.OpCancel, "")
+	create(t, s, `{"kind":"task","title":"T","due_at":"2026-11-24T15:00:00+09:00"}`)
+	from, to := ts("2026-11-20T00:00:00+09:00"), ts("2026-11-25T00:00:00+09:00")
+	sum, err := s.Summary(context.Background(), &from, &to, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := s.Logbook(context.Background(), sum.From, sum.To, seoul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Date+" "+e.What+":"+e.Event.Title)
+	}
+	if want := []string{"2026-11-20 cancelled:F", "2026-11-24 due:T"}; !slices.Equal(got, want) {
+		t.Errorf("logbook %q, want %q", got, want)
+	}
+	if sum.Days[0].Cancelled != 0 || sum.Days[3].Cancelled != 1 || sum.Days[4].TasksDue != 1 || sum.Total.TasksDue != 1 {
+		t.Errorf("the cancellation is counted on the 23rd, the task due on the 24th: %+v", sum.Days)
+	}
+}
