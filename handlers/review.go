@@ -141,6 +141,7 @@ type reviewPage struct {
 	Export     string // the window's CSV export
 	Logged     string // the window's logged time in words
 	Counts     string // the window's counts in words
+	Plan       string // the plan of the window's days from today on, in words; "" when all are past
 	Projects   []reviewProject
 	Days       []reviewDay
 	Scale      int64 // seconds that fill a bar: the fullest day of the window, at least an hour
@@ -176,7 +177,12 @@ type reviewDay struct {
 	Segments []reviewSegment
 	Projects []reviewProject
 	Entries  []reviewEntry
-	Empty    bool // nothing logged, done, planned or cancelled
+	// Ahead: today or a day after it. Such a day's tasks due and calendar
+	// entries are its Plan, apart from what was logged and done.
+	Ahead    bool
+	Plan     []reviewEntry
+	PlanText string // the plan in words: "2 tasks due · 1 calendar entry"
+	Empty    bool   // nothing logged, done, planned or cancelled
 }
 
 // reviewEntry is one line of a day's logbook.
@@ -212,10 +218,18 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 		classes[rp.Name] = rp.Class
 		v.Projects = append(v.Projects, rp)
 	}
-	byDay := map[string][]reviewEntry{}
+	today := now.In(loc).Format(time.DateOnly)
+	byDay, planned := map[string][]reviewEntry{}, map[string][]reviewEntry{}
 	for _, e := range entries {
-		byDay[e.Date] = append(byDay[e.Date], entry(e, loc, now))
+		ahead := e.Date >= today
+		if ahead && (e.What == app.LogbookDue || e.What == app.LogbookCalendar) {
+			planned[e.Date] = append(planned[e.Date], entry(e, ahead, loc, now))
+		} else {
+			byDay[e.Date] = append(byDay[e.Date], entry(e, ahead, loc, now))
+		}
 	}
+	var plan app.SummaryCounts // the plan of the days from today on
+	anyAhead := false
 	v.Scale = 3600
 	for _, d := range sum.Days {
 		var s int64
@@ -224,12 +238,17 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 		}
 		v.Scale = max(v.Scale, s)
 	}
-	today := now.In(loc).Format(time.DateOnly)
 	for _, d := range sum.Days {
 		date, _ := time.ParseInLocation(time.DateOnly, d.Date, loc)
 		day := reviewDay{Date: d.Date, Label: date.Format("Mon 2 Jan"), Today: d.Date == today,
 			Logged: d.LoggedSeconds, Text: duration(d.LoggedSeconds), Counts: counts(d.SummaryCounts),
-			Entries: byDay[d.Date]}
+			Entries: byDay[d.Date], Ahead: d.Date >= today, Plan: planned[d.Date]}
+		if day.Ahead {
+			anyAhead = true
+			plan.TasksDue += d.TasksDue
+			plan.CalendarEvents += d.CalendarEvents
+			day.PlanText = planText(d.SummaryCounts)
+		}
 		// the bar's parts in the order of the window's totals, so a project
 		// sits at the same place in every day's bar
 		for _, tp := range v.Projects {
@@ -246,10 +265,37 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 				day.Segments = append(day.Segments, reviewSegment{Class: rp.Class, X: x, Width: p.Seconds, Title: rp.Name + ": " + rp.Text})
 			}
 		}
-		day.Empty = len(day.Entries) == 0 && d.LoggedSeconds == 0
+		day.Empty = len(day.Entries) == 0 && len(day.Plan) == 0 && d.LoggedSeconds == 0
 		v.Days = append(v.Days, day)
 	}
+	if anyAhead {
+		v.Plan = planText(plan)
+	}
 	return v
+}
+
+// planText is a plan in words: "2 tasks due · 1 calendar entry", or
+// "nothing planned". A calendar entry across midnight is in each day's.
+func planText(c app.SummaryCounts) string {
+	var parts []string
+	for _, p := range []struct {
+		n         int64
+		one, many string
+	}{
+		{c.TasksDue, "task due", "tasks due"},
+		{c.CalendarEvents, "calendar entry", "calendar entries"},
+	} {
+		switch {
+		case p.n == 1:
+			parts = append(parts, "1 "+p.one)
+		case p.n > 1:
+			parts = append(parts, strconv.FormatInt(p.n, 10)+" "+p.many)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing planned"
+	}
+	return strings.Join(parts, " · ")
 }
 
 func name(p app.ProjectSeconds) string {
@@ -273,7 +319,9 @@ func project(p app.ProjectSeconds, i int) reviewProject {
 	return rp
 }
 
-func entry(e app.LogbookEntry, loc *time.Location, now time.Time) reviewEntry {
+// entry is one line of a day's logbook or plan; ahead tells a day from
+// today on (a task due on a day gone by is overdue).
+func entry(e app.LogbookEntry, ahead bool, loc *time.Location, now time.Time) reviewEntry {
 	ev := e.Event
 	r := reviewEntry{Class: e.What, ID: ev.ID, Title: shown(ev.Title)}
 	if r.Title == "" {
@@ -289,6 +337,17 @@ func entry(e app.LogbookEntry, loc *time.Location, now time.Time) reviewEntry {
 		r.What = "Done"
 	case app.LogbookCancelled:
 		r.What = "Cancelled"
+		if ev.Kind == models.KindActivityLog { // listed on the day it was logged for, with its span
+			logWhen(&r, &ev, e.Date, loc, now)
+		}
+	case app.LogbookDue:
+		r.What = "Due"
+		if !ahead {
+			r.What = "Overdue"
+		}
+		if models.DueDayOnly(*ev.DueAt, loc) {
+			r.When.Text = "any time"
+		}
 	case app.LogbookCalendar:
 		r.What = "Calendar"
 		if ev.AllDay {
@@ -301,22 +360,27 @@ func entry(e app.LogbookEntry, loc *time.Location, now time.Time) reviewEntry {
 		}
 	case app.LogbookLog:
 		r.What = "Log"
-		start := ev.StartedAt
-		if start == nil {
-			start = ev.EndedAt
-		}
-		if start != nil {
-			r.When = localTime{Text: onDay(*start, e.Date, loc), Attr: models.FormatTime(*start)}
-		}
-		if ev.Running() && start != nil {
-			r.When.Text += "–now"
-			r.Span = durationText(now.Sub(*start)) + " so far"
-		} else if d, ok := logLength(&ev); ok {
-			r.When.Text += "–" + onDay(*ev.EndedAt, e.Date, loc)
-			r.Span = durationText(d) // as its row on Today says it
-		}
+		logWhen(&r, &ev, e.Date, loc, now)
 	}
 	return r
+}
+
+// logWhen sets a log's entry's time, span and length on the local date day.
+func logWhen(r *reviewEntry, ev *models.Event, day string, loc *time.Location, now time.Time) {
+	start := ev.StartedAt
+	if start == nil {
+		start = ev.EndedAt
+	}
+	if start != nil {
+		r.When = localTime{Text: onDay(*start, day, loc), Attr: models.FormatTime(*start)}
+	}
+	if ev.Running() && start != nil {
+		r.When.Text += "–now"
+		r.Span = durationText(now.Sub(*start)) + " so far"
+	} else if d, ok := logLength(ev); ok {
+		r.When.Text += "–" + onDay(*ev.EndedAt, day, loc)
+		r.Span = durationText(d) // as its row on Today says it
+	}
 }
 
 // onDay is t's clock time, with its weekday when t is not on the local

@@ -75,7 +75,7 @@ func TestLogLengthReadsTheSameOnTodayAndInTheLogbook(t *testing.T) {
 		if m := duration.FindStringSubmatch(drawn); m != nil {
 			row = m[1]
 		}
-		got := entry(app.LogbookEntry{Date: "2026-11-23", What: app.LogbookLog, At: start, Event: ev}, seoul, end.Add(time.Hour)).Span
+		got := entry(app.LogbookEntry{Date: "2026-11-23", What: app.LogbookLog, At: start, Event: ev}, false, seoul, end.Add(time.Hour)).Span
 		if got != row || got == "" {
 			t.Errorf("a log of %v: the logbook says %q, its row %q", length, got, row)
 		}

@@ -356,3 +356,44 @@ func durationText(seconds int64) string {
 	}
 	return fmt.Sprintf("%d h %d min", h, m)
 }
+
+// The review of a week still ahead is its plan: each day lists the tasks
+// due and the calendar entries, and the window says its plan beside what
+// was logged. A task due on a day gone by is overdue in that day's logbook.
+func TestReviewPageOfAWeekAheadIsAPlan(t *testing.T) {
+	s := newServer(t) // now: Sunday 22 Nov 12:00 in Seoul
+	rent := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-24T09:00:00+09:00","project_tag":"home"}`).ID
+	call := s.create(`{"kind":"calendar_event","title":"치과","start_at":"2026-11-25T15:00:00+09:00","end_at":"2026-11-25T16:00:00+09:00"}`).ID
+	s.create(`{"kind":"task","title":"Done already","due_at":"2026-11-26T09:00:00+09:00","status":"done"}`)
+	late := s.create(`{"kind":"task","title":"Late report","due_at":"2026-11-20T17:00:00+09:00"}`).ID
+
+	body := s.review("?from=2026-11-23&to=2026-11-30")
+	if !strings.Contains(body, `<h2 class="review-plan">Plan <span id="review-plan">1 task due · 1 calendar entry</span></h2>`) {
+		t.Errorf("the week's plan is not beside its logged time:\n%s", body)
+	}
+	tue := dayBlock(t, body, "2026-11-24")
+	for _, want := range []string{
+		`<span class="plan-label">Plan</span> 1 task due`,
+		`<ul class="logbook plan" aria-label="Plan for Tue 24 Nov">`,
+		`<li class="entry entry-due"><span class="what">Due</span> <time datetime="2026-11-24T00:00:00.000000Z">09:00</time> <a href="/events/` + strconv.FormatInt(rent, 10) + `">Pay rent</a>`,
+	} {
+		if !strings.Contains(tue, want) {
+			t.Errorf("Tuesday lacks %s:\n%s", want, tue)
+		}
+	}
+	if wed := dayBlock(t, body, "2026-11-25"); !strings.Contains(wed, `<span class="what">Calendar</span> <time datetime="2026-11-25T06:00:00.000000Z">15:00–16:00</time> <a href="/events/`+strconv.FormatInt(call, 10)+`">치과</a>`) ||
+		!strings.Contains(wed, `aria-label="Plan for Wed 25 Nov"`) {
+		t.Errorf("Wednesday's plan lacks the calendar entry:\n%s", wed)
+	}
+	if thu := dayBlock(t, body, "2026-11-26"); strings.Contains(thu, "Done already") || !strings.Contains(thu, "Nothing planned") {
+		t.Errorf("Thursday plans a task already done:\n%s", thu)
+	}
+	// last week: the task due on Friday is overdue there
+	past := dayBlock(t, s.review("?from=2026-11-16&to=2026-11-23"), "2026-11-20")
+	if !strings.Contains(past, `<span class="what">Overdue</span> <time datetime="2026-11-20T08:00:00.000000Z">17:00</time> <a href="/events/`+strconv.FormatInt(late, 10)+`">Late report</a>`) || strings.Contains(past, "day-plan") {
+		t.Errorf("a past day's open task is not overdue, or the day has a plan:\n%s", past)
+	}
+	if sum := s.summary("from=2026-11-23T00:00:00%2B09:00&to=2026-11-30T00:00:00%2B09:00"); sum.Days[1].TasksDue != 1 || sum.Total.TasksDue != 1 {
+		t.Errorf("summary tasks_due: %+v", sum.Total)
+	}
+}

@@ -11,13 +11,19 @@ import (
 // html/template spent most of the review page's CPU on them. Each entry
 // is followed by the indentation the template put between them; the bytes
 // are what the template drew (TestReviewEntriesAreTheTemplates).
-func (d reviewDay) EntriesHTML() template.HTML {
-	if len(d.Entries) == 0 {
+func (d reviewDay) EntriesHTML() template.HTML { return entriesHTML(d.Entries) }
+
+// PlanHTML is the day's plan (its tasks due and calendar entries, on a day
+// from today on), drawn as the logbook is.
+func (d reviewDay) PlanHTML() template.HTML { return entriesHTML(d.Plan) }
+
+func entriesHTML(entries []reviewEntry) template.HTML {
+	if len(entries) == 0 {
 		return ""
 	}
-	b := make([]byte, 0, 320*len(d.Entries))
-	for i := range d.Entries {
-		b = appendEntry(b, &d.Entries[i])
+	b := make([]byte, 0, 320*len(entries))
+	for i := range entries {
+		b = appendEntry(b, &entries[i])
 		b = append(b, "\n    "...)
 	}
 	return template.HTML(unsafe.String(unsafe.SliceData(b), len(b)))
