@@ -90,32 +90,49 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if !ok {
 		return models.BadRequest("tab", "must be one of %s", tabNames())
 	}
+	var slots rowSlots
+	view, _, err := h.tabView(c, &slots, current)
+	if err != nil {
+		return err
+	}
+	if fragment(c) {
+		return h.render(c, &slots, "partials/tabbed", view)
+	}
+	return h.render(c, &slots, "pages/events", h.newEventsPage(c, current.Label, view))
+}
+
+// tabView is the tab current drawn, its rows placed in slots, and the
+// events it holds.
+func (h *Handlers) tabView(c *fiber.Ctx, slots *rowSlots, current tab) (tabbedView, []models.Event, error) {
 	q := current.query(h.svc.Now())
 	if current.Name == "today" {
 		q.Set("limit", todayLimit) // the sections need the whole day
 	}
 	page, err := h.load(c, current.Listing, q)
 	if err != nil {
-		return err
+		return tabbedView{}, nil, err
 	}
+	next := more(current.Path, q, page.NextCursor)
 	var view tabbedView
-	var slots rowSlots
-	if current.Name == "today" {
-		view = newTabbed(current, "", more(current.Path, q, page.NextCursor))
-		view.Sections = h.todaySections(&slots, page.Items)
-	} else {
-		if current.Name == "upcoming" {
-			if page.Items, err = h.withDeferred(c, page.Items, h.svc.Now()); err != nil {
-				return err
-			}
+	switch current.Name {
+	case "today":
+		view = newTabbed(current, "", next)
+		view.Sections = h.todaySections(slots, page.Items)
+		return view, page.Items, nil
+	case "upcoming":
+		if page.Items, err = h.withDeferred(c, page.Items, h.svc.Now()); err != nil {
+			return tabbedView{}, nil, err
 		}
-		rows := h.rows(&slots, page.Items)
-		view = newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	}
-	if fragment(c) {
-		return h.render(c, &slots, "partials/tabbed", view)
+	if mode := dayModeOf(current.Name); mode != "" {
+		view = newTabbed(current, "", "")
+		if view.Days, err = h.dayGroups(c, slots, mode, page.Items, "", next); err != nil {
+			return tabbedView{}, nil, err
+		}
+		view.Days.Empty = current.Empty
+		return view, page.Items, nil
 	}
-	return h.render(c, &slots, "pages/events", h.newEventsPage(c, current.Label, view))
+	return newTabbed(current, h.rows(slots, page.Items), next), page.Items, nil
 }
 
 // detailPage: GET /events/{id}.

@@ -29,6 +29,9 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 // button that fetches the next page from more.
 func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more string) error {
 	if fragment(c) {
+		if grouped, err := h.sendDayList(c, page, more); grouped {
+			return err // a later page of Upcoming or Activity, by day (daygroups.go)
+		}
 		var slots rowSlots
 		rows := h.rows(&slots, page.Items)
 		return h.render(c, &slots, "partials/event_rows", listView{Rows: rows, More: more})

@@ -59,6 +59,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		"partials/history":       history,
 		"partials/history_items": historyView{Items: history.Items, Loc: loc, More: "/api/events/1/history?cursor=x"},
 		"partials/tabbed":        tabbed,
+		"partials/day_groups":    sampleDays(), // Upcoming and Activity (daygroups.go)
 		"partials/detail":        detail,
 		"partials/new_form":      form,
 		"pages/events":           eventsPage{chrome: page, Tabbed: tabbed},
