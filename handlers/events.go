@@ -55,12 +55,12 @@ func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
 		c.Status(fiber.StatusCreated)
 		setETag(c, e)
 		r := h.row(e, "")
-		r.Note = h.understood(c, e) // what a task capture line was read as (capture.go)
-		if r.Note == "" {
-			r.Note = overlapNote(made.Overlaps)
-			if r.Note != "" {
-				r.Fix = newOverlapFix(made.Before, h.svc.Location())
-			}
+		if r.Note = h.understood(c, e); r.Note != "" { // what a task capture line was read as (capture.go)
+			return h.sendCaptured(c, e, r) // where its tab puts it (captureplace.go)
+		}
+		r.Note = overlapNote(made.Overlaps)
+		if r.Note != "" {
+			r.Fix = newOverlapFix(made.Before, h.svc.Location())
 		}
 		return h.sendRows(c, r, made.Stopped)
 	case !page:

@@ -28,7 +28,13 @@ import (
 // rowSlots are the lists of rows one answer places. A nil *rowSlots draws
 // the rows in place, into the template.HTML the template prints (the
 // templates' check at start, TestListSplicedAsDrawnInPlace).
-type rowSlots struct{ lists []rowList }
+type rowSlots struct {
+	lists []rowList
+	// notes: the notes of rows by event id, set as they are placed (a
+	// task the task line just made, drawn where its tab puts it:
+	// sendCaptured, daygroups.go)
+	notes map[int64]string
+}
 
 const (
 	slotOpen  = "<!--rows "
@@ -39,6 +45,13 @@ const (
 // drawn when s is nil; "" for no rows, so that {{if}} and {{with}} read it
 // as before.
 func (s *rowSlots) place(rows []rowView, before, after string) template.HTML {
+	if s != nil && s.notes != nil {
+		for i := range rows {
+			if n, ok := s.notes[rows[i].ID]; ok {
+				rows[i].Note = n
+			}
+		}
+	}
 	l := rowList{rows, before, after}
 	if len(rows) == 0 || s == nil {
 		return l.html()

@@ -51,7 +51,7 @@ type tabbedView struct {
 	Tag      string         // a tag's listing (tagview.go): no tab is selected
 	Sections []todaySection // Today's (today.go); nil on the other tabs
 	Days     *dayGroupsView // Upcoming's and Activity's rows by day (daygroups.go)
-	Notice   template.HTML  // what the task line just did, when the tab does not show it (daygroups.go)
+	Notice   template.HTML  // what the task line just did, when the tab does not show it (captureplace.go)
 }
 
 func newTabbed(current tab, rows template.HTML, more string) tabbedView {
