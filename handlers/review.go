@@ -142,6 +142,7 @@ type reviewPage struct {
 	Logged     string // the window's logged time in words
 	Counts     string // the window's counts in words
 	Plan       string // the plan of the window's days from today on, in words; "" when all are past
+	AllAhead   bool   // every day is after today: nothing can have been logged yet
 	Projects   []reviewProject
 	Days       []reviewDay
 	Scale      int64 // seconds that fill a bar: the fullest day of the window, at least an hour
@@ -180,6 +181,7 @@ type reviewDay struct {
 	// Ahead: today or a day after it. Such a day's tasks due and calendar
 	// entries are its Plan, apart from what was logged and done.
 	Ahead    bool
+	Later    bool // a day after today: no "no time logged" when empty
 	Plan     []reviewEntry
 	PlanText string // the plan in words: "2 tasks due · 1 calendar entry"
 	Empty    bool   // nothing logged, done, planned or cancelled
@@ -248,6 +250,10 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 			plan.TasksDue += d.TasksDue
 			plan.CalendarEvents += d.CalendarEvents
 			day.PlanText = planText(d.SummaryCounts)
+			day.Later = d.Date > today
+			c := d.SummaryCounts
+			c.CalendarEvents = 0 // in the plan
+			day.Counts = counts(c)
 		}
 		// the bar's parts in the order of the window's totals, so a project
 		// sits at the same place in every day's bar
@@ -270,6 +276,10 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 	}
 	if anyAhead {
 		v.Plan = planText(plan)
+	}
+	if len(v.Days) > 0 && v.Days[0].Later { // all ahead: the plan says it
+		v.Counts = ""
+		v.AllAhead = true
 	}
 	return v
 }

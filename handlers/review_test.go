@@ -319,9 +319,10 @@ func TestReviewPageWindowByFromTo(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
-	// the previous week, across a month
+	// a week ahead, across a month: nothing planned (nothing can be logged yet)
 	body = s.review("?from=" + url.QueryEscape("2026-11-30") + "&to=2026-12-07")
-	if !strings.Contains(body, `30 Nov – 6 Dec 2026`) || strings.Count(body, `<li class="day day-empty"`) != 7 || !strings.Contains(body, "No time logged") {
+	if !strings.Contains(body, `30 Nov – 6 Dec 2026`) || strings.Count(body, `<li class="day day-empty"`) != 7 ||
+		!strings.Contains(body, `<span id="review-plan">nothing planned</span>`) || strings.Contains(body, "No time logged") {
 		t.Errorf("an empty week across a month:\n%s", body)
 	}
 	for _, q := range []string{"?from=soon", "?tz=UTC", "?from=2026-11-20&to=2026-11-20", "?from=2025-01-01&to=2026-11-01"} {

@@ -94,11 +94,12 @@ func testQuickRecordText(t *testing.T, b *browser) {
 
 // The task line posts kind=task with text; the new task shows its due
 // time and a sentence of what was understood; a day without a time shows
-// no clock time.
+// no clock time. Typed on Upcoming, a task due tomorrow lands there, under
+// Tomorrow (on Today it would not be shown: testTaskLineByDue).
 func testTaskCapture(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
-	p.open("/events")
+	p.open("/events?tab=upcoming")
 	p.waitFor("the task line", `document.querySelector('#task-text')`)
 	p.click("#task-text")
 	p.keys("Pay rent tomorrow 9:00 #home !high\r")
@@ -115,14 +116,14 @@ func testTaskCapture(t *testing.T, b *browser) {
 	}
 	p.setValue("#task-text", "장보기 내일")
 	p.keys("\r")
-	p.waitFor("the Korean task at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === '장보기'`)
-	when := eval[string](p, `document.querySelector('#list li.event-row time').textContent.trim()`)
+	p.waitFor("the Korean task", `[...document.querySelectorAll('#list li.event-row a.title')].some(a => a.textContent.trim() === '장보기')`)
+	when := eval[string](p, `[...document.querySelectorAll('#list li.event-row')].find(li => li.querySelector('a.title').textContent.trim() === '장보기').querySelector('time').textContent.trim()`)
 	if when != "due tomorrow" {
 		t.Errorf("a task due tomorrow without a time shows %q, want %q", when, "due tomorrow")
 	}
 	shoot(t, p, "capture")
-	// The Upcoming tab lists it the same way: a day, no clock time.
-	p.click("#tab-upcoming")
+	// The Upcoming tab drawn anew lists it the same way: a day, no clock time.
+	p.open("/events?tab=upcoming")
 	p.waitFor("the Upcoming tab", `document.querySelector('#panel')?.dataset.tab === 'upcoming'`)
 	if texts := eval[[]string](p, `[...document.querySelectorAll('#list li.event-row time')].map(e => e.textContent.trim())`); !slices.Contains(texts, "due tomorrow") {
 		t.Errorf("Upcoming shows the times %q, want one %q", texts, "due tomorrow")
