@@ -256,7 +256,8 @@ func TestSummaryWindow(t *testing.T) {
 // TestSummaryUsesTheIndexes proves with EXPLAIN, on a year of rows shaped
 // like real use and analysed, that the summary of a week reads its logs and
 // calendar entries from the span index and its completions and cancellations
-// from their partial indexes, never scanning the table.
+// from their partial indexes, never scanning the table; so do the logs'
+// parts it shares out and the review page's logbook.
 func TestSummaryUsesTheIndexes(t *testing.T) {
 	now := ts("2026-11-22T03:00:00Z")
 	s, db, clk := newService(t, now)
@@ -304,6 +305,36 @@ func TestSummaryUsesTheIndexes(t *testing.T) {
 		if !used[idx] {
 			t.Errorf("the plan does not use %s (uses %v):\n%s", idx, used, plan)
 		}
+	}
+	if strings.Contains(string(plan), "Seq Scan on events") {
+		t.Errorf("the counts scan the table (the tasks due?):\n%s", plan)
+	}
+	// the logs' parts, from which the logged time is shared out
+	query = ""
+	for _, q := range log.queries {
+		if strings.Contains(q, "AS start_s") {
+			query = q
+		}
+	}
+	if query == "" {
+		t.Fatal("no statement of the logs' parts ran")
+	}
+	if used, plan := planIndexes(t, db, query); !used["events_span_idx"] || strings.Contains(string(plan), "Seq Scan on events") {
+		t.Errorf("the logs' parts do not come from events_span_idx (uses %v):\n%s", used, plan)
+	}
+	// the review page's logbook of the same week: its cancelled logs and
+	// tasks due from the span indexes too
+	if _, _, err := s.Logbook(ctx, sum.From, sum.To, seoul); err != nil {
+		t.Fatal(err)
+	}
+	query = ""
+	for _, q := range log.queries {
+		if strings.Contains(q, "'due'") {
+			query = q
+		}
+	}
+	if used, plan := planIndexes(t, db, query); !used["events_cancelled_span_idx"] || strings.Contains(string(plan), "Seq Scan on events") {
+		t.Errorf("the logbook scans the table (uses %v):\n%s", used, plan)
 	}
 }
 
