@@ -459,7 +459,9 @@ func sampleReview(page chrome, loc *time.Location) reviewPage {
 			Projects: []app.ProjectSeconds{{ProjectTag: &tag, Seconds: 60}}, Logs: 1}}}}
 	sum.Total = sum.Days[0].SummaryCounts
 	e := models.Event{ID: 1, Kind: models.KindActivityLog, Status: models.StatusDone, StartedAt: &now, EndedAt: &now, ProjectTag: &tag}
-	v := newReview(sum, []app.LogbookEntry{{Date: sum.Days[0].Date, What: app.LogbookLog, At: now, Event: e}}, loc, now)
+	task := models.Event{ID: 2, Kind: models.KindTask, Status: models.StatusPlanned, Title: "t", DueAt: &now}
+	v := newReview(sum, []app.LogbookEntry{{Date: sum.Days[0].Date, What: app.LogbookLog, At: now, Event: e},
+		{Date: sum.Days[0].Date, What: app.LogbookDue, At: now, Event: task}}, loc, now) // today: a plan too
 	v.chrome, v.ThisWeek, v.More = page, "/events/review", true
 	return v
 }
