@@ -55,8 +55,8 @@ func (e exportsBusy) Unwrap() error { return errBusy }
 const exportPiece = 128 << 10
 
 // export: GET /api/events/export?format=csv|ndjson with the filters of
-// GET /api/events (DESIGN.md, Export), and for CSV formulas=escaped|raw
-// (exportFormulas). The answer is streamed: the events
+// GET /api/events and its tz (DESIGN.md, Export), and for CSV
+// formulas=escaped|raw (exportFormulas) and bom=1|0 (exportBOM). The answer is streamed: the events
 // are read a batch at a time in id order and written as they come, so its
 // memory does not grow with their number. At most Options.MaxExports run at once;
 // each has one deadline for its whole run (Options.ExportTimeout), and each
@@ -87,6 +87,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		return err
 	}
 	values.Del("formulas")
+	bom, err := exportBOM(values, name)
+	if err != nil {
+		return err
+	}
+	values.Del("bom")
 	q, err := models.ParseListQuery(models.ListExport, values, h.svc.Location())
 	if err != nil {
 		return err
@@ -119,9 +124,8 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	date := h.svc.Now().In(h.svc.Location()).Format("2006-01-02")
 	c.Set(fiber.HeaderContentType, format.contentType)
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="events-`+date+`.`+format.ext+`"`)
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+exportFileName(q, h.svc.Now())+`.`+format.ext+`"`)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	svc, timeout := h.svc, h.opts.RequestTimeout
 	// The stream reads its further batches after the handler returned: it
@@ -130,7 +134,9 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	slot := keepSlot(c)
 	streaming = true
 	c.Context().SetBodyStream(&exportStream{
-		csv: name == "csv", formulas: formulas, events: events, histories: hist,
+		csv: name == "csv", bom: bom, events: events, histories: hist,
+		csvOptions: models.CSVOptions{Formulas: formulas, Loc: q.Loc, DayLoc: h.svc.Location()},
+
 		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, deadline: deadline, log: h.log,
 		release: func() { end(); slot() },
 		next: func() ([]models.Event, [][]models.History, error) {
@@ -167,6 +173,50 @@ func exportFormulas(values url.Values, format string) (models.CSVFormulas, error
 	return f, nil
 }
 
+// exportBOM reads bom=1|0: whether a CSV export begins with the UTF-8
+// byte-order mark (models.CSVBOM), which spreadsheet programs need to read
+// Hangul as UTF-8. It does unless a script asks bom=0.
+func exportBOM(values url.Values, format string) (bool, error) {
+	if !values.Has("bom") {
+		return true, nil
+	}
+	if len(values["bom"]) > 1 {
+		return false, models.BadRequest("bom", "appears more than once")
+	}
+	var bom bool
+	switch values.Get("bom") {
+	case "1":
+		bom = true
+	case "0":
+	default:
+		return false, models.BadRequest("bom", "must be 1 (the default: the file begins with the UTF-8 byte-order mark, so spreadsheet programs read it as UTF-8) or 0 (no mark)")
+	}
+	if format != "csv" {
+		return false, models.BadRequest("bom", "is for a CSV export only: NDJSON never begins with a byte-order mark")
+	}
+	return bom, nil
+}
+
+// exportFileName is the name of an export's file, without its extension,
+// after its window's local dates in the request's zone (DESIGN.md,
+// Export): events-2026-11-23--2026-11-29 for from 23 Nov to the end of
+// 29 Nov (to is exclusive: its last day is the one its previous instant
+// falls in); events-from-2026-11-23 and events-until-2026-11-29 for a
+// window open at one end; events-<today> for no window.
+func exportFileName(q models.ListQuery, now time.Time) string {
+	first := func(t time.Time) string { return t.In(q.Loc).Format(time.DateOnly) }
+	last := func(t time.Time) string { return t.Add(-time.Nanosecond).In(q.Loc).Format(time.DateOnly) }
+	switch {
+	case q.From != nil && q.To != nil:
+		return "events-" + first(*q.From) + "--" + last(*q.To)
+	case q.From != nil:
+		return "events-from-" + first(*q.From)
+	case q.To != nil:
+		return "events-until-" + last(*q.To)
+	}
+	return "events-" + first(now)
+}
+
 // exportStream is the body of an export, encoded a batch at a time.
 // fasthttp writes it with WriteTo (it is a fasthttp.BodyWriterTo), from the
 // handler's own goroutine, in pieces of at most exportPiece. Read gives the
@@ -175,8 +225,10 @@ func exportFormulas(values url.Values, format string) (models.CSVFormulas, error
 // reading), WriteTo and Read return the error: fasthttp then closes the
 // connection without the last chunk, and the log says why.
 type exportStream struct {
-	csv       bool
-	formulas  models.CSVFormulas
+	csv        bool
+	bom        bool // a CSV file begins with models.CSVBOM
+	csvOptions models.CSVOptions
+
 	events    []models.Event // the batch to encode next
 	histories [][]models.History
 	next      func() ([]models.Event, [][]models.History, error) // the batch after the last
@@ -201,6 +253,9 @@ func (s *exportStream) fill() bool {
 	if !s.started {
 		s.started = true
 		if s.csv {
+			if s.bom {
+				s.buf.WriteString(models.CSVBOM)
+			}
 			s.buf.Write(models.AppendCSVHeader(s.buf.AvailableBuffer()))
 		}
 	} else {
@@ -229,7 +284,7 @@ func (s *exportStream) fill() bool {
 			continue
 		}
 		if s.csv {
-			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i], s.formulas))
+			s.buf.Write(models.AppendCSVRecord(s.buf.AvailableBuffer(), &s.events[i], s.csvOptions))
 			continue
 		}
 		var hs []models.History

@@ -108,30 +108,24 @@ func TestExportCSV(t *testing.T) {
 	if !bytes.Contains(a.Body, []byte("\r\n")) {
 		t.Errorf("CSV lines do not end in CRLF")
 	}
-	records, err := csv.NewReader(bytes.NewReader(a.Body)).ReadAll()
-	if err != nil {
-		t.Fatalf("the CSV does not parse: %v\n%s", err, a.Body)
-	}
+	records := readCSV(t, a.Body)
 	if len(records) != 1+len(events) {
 		t.Fatalf("%d records, want a header and %d rows", len(records), len(events))
 	}
 	for i, e := range events {
 		raw := s.get(path(e.ID)).want(t, http.StatusOK).Body
 		keys, values := jsonFields(t, raw)
-		if !slices.Equal(records[0], keys) {
-			t.Fatalf("header %q, want the JSON's keys %q", records[0], keys)
+		if want := append(keys, "local_date", "local_start", "local_end", "minutes"); !slices.Equal(records[0], want) {
+			t.Fatalf("header %q, want the JSON's keys, then the local columns: %q", records[0], want)
 		}
-		if !slices.Equal(records[1+i], values) {
-			t.Errorf("row %d:\n%q\nwant\n%q", i+1, records[1+i], values)
+		if got := records[1+i][:len(values)]; !slices.Equal(got, values) {
+			t.Errorf("row %d:\n%q\nwant\n%q", i+1, got, values)
 		}
 	}
 	// every filter of GET /api/events, q included
 	for _, q := range []string{"q=" + url.QueryEscape("회의록"), "kind=task", "status=done", "q=standup&source=shell", "project_tag=home",
 		"from=2026-11-23T00:00:00%2B09:00&to=2026-11-24T00:00:00%2B09:00"} {
-		records, err := csv.NewReader(bytes.NewReader(s.get("/api/events/export?"+q).want(t, http.StatusOK).Body)).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		records := readCSV(t, s.get("/api/events/export?"+q).want(t, http.StatusOK).Body)
 		var got, want []string
 		for _, r := range records[1:] {
 			got = append(got, r[0])
@@ -149,6 +143,21 @@ func TestExportCSV(t *testing.T) {
 	s.get("/api/events/export?format=xml").problem(t, http.StatusBadRequest, "format")
 	s.get("/api/events/export?limit=5").problem(t, http.StatusBadRequest, "limit")
 	s.get("/api/events/export?kind=meeting").problem(t, http.StatusBadRequest, "kind")
+}
+
+// readCSV parses a CSV export with encoding/csv after its UTF-8
+// byte-order mark, which it must begin with.
+func readCSV(t *testing.T, body []byte) [][]string {
+	t.Helper()
+	rest, ok := bytes.CutPrefix(body, []byte("\xEF\xBB\xBF"))
+	if !ok {
+		t.Fatalf("the CSV does not begin with the UTF-8 byte-order mark: %q", body[:min(len(body), 20)])
+	}
+	records, err := csv.NewReader(bytes.NewReader(rest)).ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV does not parse: %v\n%s", err, body)
+	}
+	return records
 }
 
 // jsonFields returns an event's JSON keys in order and its values as the
@@ -304,10 +313,7 @@ FROM generate_series(1, 3000) i, LATERAL (SELECT timestamptz '2026-01-01T00:00:0
 		t.Fatalf("%d events in the window, %d cancelled: the test needs more than a batch and some cancelled", len(want), cancelled)
 	}
 	a := s.get("/api/events/export?"+url.Values{"from": {from}, "to": {to}}.Encode()).want(t, http.StatusOK)
-	records, err := csv.NewReader(bytes.NewReader(a.Body)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	records := readCSV(t, a.Body)
 	var got []string
 	for _, r := range records[1:] {
 		got = append(got, r[0])
@@ -357,11 +363,7 @@ func TestExportEscapesFormulas(t *testing.T) {
 	plain := s.create(`{"kind":"task","title":"a=b","description":" =x","project_tag":"'quoted"}`)
 	read := func(target string) [][]string {
 		t.Helper()
-		records, err := csv.NewReader(bytes.NewReader(s.get(target).want(t, http.StatusOK).Body)).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return records
+		return readCSV(t, s.get(target).want(t, http.StatusOK).Body)
 	}
 	column := map[string]int{}
 	for _, target := range []string{"/api/events/export", "/api/events/export?formulas=escaped", "/api/events/export?format=csv&formulas=raw"} {
@@ -389,4 +391,109 @@ func TestExportEscapesFormulas(t *testing.T) {
 	for _, q := range []string{"formulas=off", "formulas=", "formulas=raw&formulas=raw", "format=ndjson&formulas=raw"} {
 		s.get("/api/events/export?"+q).problem(t, http.StatusBadRequest, "formulas")
 	}
+}
+
+// exportFirstLine is the exact first line of a CSV export: the UTF-8
+// byte-order mark, the event's JSON field names in the JSON order, then
+// the local columns.
+const exportFirstLine = "\xEF\xBB\xBFid,kind,status,title,description,start_at,end_at,all_day,due_at," +
+	"started_at,ended_at,priority,project_tag,completed_at,cancelled_at,defer_until,source,source_ref," +
+	"reactivate_to,created_at,updated_at,local_date,local_start,local_end,minutes\r\n"
+
+// TestExportForSpreadsheets: a CSV export opens in a spreadsheet as the
+// person reads the events: it begins with the UTF-8 byte-order mark (a
+// Korean title reads back through it), unless bom=0; after the JSON's
+// columns come local_date, local_start, local_end and minutes in the
+// request's zone (?tz=, else EVENTS_TIMEZONE), an all-day entry as its
+// dates; the file is named after the window's local days. bom takes 1 or
+// 0, once, with CSV only: anything else is 400 naming it.
+func TestExportForSpreadsheets(t *testing.T) {
+	s := newServer(t)
+	meeting := s.create(`{"kind":"calendar_event","title":"주간 회의","start_at":"2026-11-23T10:00:00+09:00","end_at":"2026-11-23T11:30:00+09:00"}`)
+	review := s.create(`{"kind":"activity_log","title":"코드 리뷰","started_at":"2026-11-24T23:30:00+09:00","ended_at":"2026-11-25T00:15:00+09:00","project_tag":"work"}`)
+	rent := s.create(`{"kind":"task","title":"=월세 이체","due_at":"2026-11-25T18:00:00+09:00"}`)
+	leave := s.create(`{"kind":"calendar_event","title":"휴가","start_at":"2026-11-27T00:00:00+09:00","end_at":"2026-11-28T00:00:00+09:00","all_day":true}`)
+	week := "from=2026-11-23T00:00:00%2B09:00&to=2026-11-30T00:00:00%2B09:00"
+	local := func(target string) map[int64][]string {
+		t.Helper()
+		a := s.get(target).want(t, http.StatusOK)
+		if !bytes.HasPrefix(a.Body, []byte(exportFirstLine)) {
+			t.Fatalf("%s: the first line is %q, want %q", target, a.Body[:bytes.IndexByte(a.Body, '\n')+1], exportFirstLine)
+		}
+		records := readCSV(t, a.Body)
+		rows := map[int64][]string{}
+		for _, r := range records[1:] {
+			id, _ := strconv.ParseInt(r[0], 10, 64)
+			rows[id] = r
+		}
+		return rows
+	}
+	// Seoul, the service's zone
+	a := s.get("/api/events/export?"+week).want(t, http.StatusOK)
+	if cd := a.Header.Get("Content-Disposition"); cd != `attachment; filename="events-2026-11-23--2026-11-29.csv"` {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	rows := local("/api/events/export?" + week)
+	for _, c := range []struct {
+		e     event
+		title string
+		want  []string
+	}{
+		{meeting, "주간 회의", []string{"2026-11-23", "2026-11-23 10:00", "2026-11-23 11:30", "90"}},
+		{review, "코드 리뷰", []string{"2026-11-24", "2026-11-24 23:30", "2026-11-25 00:15", "45"}},
+		{rent, "'=월세 이체", []string{"2026-11-25", "2026-11-25 18:00", "", ""}},
+		{leave, "휴가", []string{"2026-11-27", "2026-11-27", "2026-11-27", "1440"}},
+	} {
+		r := rows[c.e.ID]
+		if r == nil {
+			t.Errorf("%s is not in the export", c.title)
+			continue
+		}
+		if r[3] != c.title {
+			t.Errorf("title %q, want %q", r[3], c.title)
+		}
+		if got := r[len(r)-4:]; !slices.Equal(got, c.want) {
+			t.Errorf("%s: local columns %q, want %q", c.title, got, c.want)
+		}
+	}
+	// New York: the clock times move, the all-day entry keeps its date
+	rows = local("/api/events/export?" + week + "&tz=America/New_York")
+	for id, want := range map[int64][]string{
+		meeting.ID: {"2026-11-22", "2026-11-22 20:00", "2026-11-22 21:30", "90"},
+		review.ID:  {"2026-11-24", "2026-11-24 09:30", "2026-11-24 10:15", "45"},
+		leave.ID:   {"2026-11-27", "2026-11-27", "2026-11-27", "1440"},
+	} {
+		if got := rows[id][len(rows[id])-4:]; !slices.Equal(got, want) {
+			t.Errorf("tz=America/New_York: event %d: %q, want %q", id, got, want)
+		}
+	}
+	if cd := s.get("/api/events/export?"+week+"&tz=America/New_York").want(t, http.StatusOK).Header.Get("Content-Disposition"); cd != `attachment; filename="events-2026-11-22--2026-11-29.csv"` {
+		t.Errorf("tz=America/New_York: Content-Disposition %q", cd)
+	}
+	// bom=1 is the default; bom=0 leaves the mark out and nothing else
+	withBOM := s.get("/api/events/export?"+week).want(t, http.StatusOK).Body
+	if one := s.get("/api/events/export?"+week+"&bom=1").want(t, http.StatusOK).Body; !bytes.Equal(one, withBOM) {
+		t.Errorf("bom=1 differs from the default")
+	}
+	if zero := s.get("/api/events/export?"+week+"&bom=0").want(t, http.StatusOK).Body; !bytes.Equal(zero, withBOM[3:]) {
+		t.Errorf("bom=0 is not the file without its first three bytes: %q", zero[:min(len(zero), 20)])
+	}
+	// the name after the window, whatever its ends
+	for q, want := range map[string]string{
+		"":                                 "events-2026-11-22.csv", // no window: today
+		"format=ndjson&" + week:            "events-2026-11-23--2026-11-29.ndjson",
+		"from=2026-11-23T00:00:00%2B09:00": "events-from-2026-11-23.csv",
+		"to=2026-11-30T00:00:00%2B09:00":   "events-until-2026-11-29.csv",
+		"to=2026-11-30T12:00:00%2B09:00":   "events-until-2026-11-30.csv",
+		"from=2026-11-23T00:00:00Z&tz=UTC": "events-from-2026-11-23.csv",
+		"from=2026-11-23T00:00:00Z&to=2026-11-23T01:00:00Z&tz=UTC": "events-2026-11-23--2026-11-23.csv",
+	} {
+		if cd := s.get("/api/events/export?"+q).want(t, http.StatusOK).Header.Get("Content-Disposition"); cd != `attachment; filename="`+want+`"` {
+			t.Errorf("?%s: Content-Disposition %q, want %s", q, cd, want)
+		}
+	}
+	for _, q := range []string{"bom=2", "bom=", "bom=yes", "bom=true", "bom=0&bom=0", "format=ndjson&bom=0", "format=ndjson&bom=1"} {
+		s.get("/api/events/export?"+q).problem(t, http.StatusBadRequest, "bom")
+	}
+	s.get("/api/events/export?tz=Mars/Olympus").problem(t, http.StatusBadRequest, "tz")
 }

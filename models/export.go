@@ -3,6 +3,7 @@ package models
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -31,20 +32,58 @@ func IsCSVFormula(s string) bool {
 	return s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0
 }
 
+// CSVBOM is the UTF-8 byte-order mark a CSV export begins with unless
+// bom=0: without it Excel reads the file in the system's legacy code page
+// and Hangul comes out garbled.
+const CSVBOM = "\xEF\xBB\xBF"
+
+// CSVLocalColumns are the columns a CSV export writes after the event's
+// JSON fields: where the event sits in the request's zone, for a
+// spreadsheet (CSVOptions.appendLocal says what each holds per kind).
+var CSVLocalColumns = []string{"local_date", "local_start", "local_end", "minutes"}
+
+// CSVOptions are how a CSV export writes its rows.
+type CSVOptions struct {
+	Formulas CSVFormulas
+	// Loc is the request's zone (?tz=, else EVENTS_TIMEZONE): the local
+	// columns' dates and clock times are read in it.
+	Loc *time.Location
+	// DayLoc is the service's zone (EVENTS_TIMEZONE), in which an all-day
+	// entry's midnights and a task's due day without a clock time were
+	// stored: their dates are read there, so 24 Nov stays 24 Nov whatever
+	// ?tz= says. Nil: Loc.
+	DayLoc *time.Location
+}
+
+func (o CSVOptions) dayLoc() *time.Location {
+	if o.DayLoc != nil {
+		return o.DayLoc
+	}
+	return o.Loc
+}
+
+// Layouts of the local columns.
+const (
+	csvLocalDate     = "2006-01-02"
+	csvLocalDateTime = "2006-01-02 15:04"
+)
+
 // AppendCSVRecord appends e's line of a CSV export (DESIGN.md, Export): text
 // as it is, times as in JSON, true and false, numbers, and an empty cell for
 // null, each cell as encoding/csv's Writer with UseCRLF writes it (RFC 4180:
 // quoted when it holds a quote, a comma, a line break, or starts with white
-// space; CRLF line ends). Written in place, a row's times, numbers and texts
-// make no strings of their own (a year's export is 100,000 rows).
+// space; CRLF line ends); then the CSVLocalColumns. Written in place, a
+// row's times, numbers and texts make no strings of their own (a year's
+// export is 100,000 rows).
 //
 // With CSVFormulasEscaped, a text cell that IsCSVFormula gets a leading '.
 // Only text cells can: every other cell is the server's own writing, a
-// time (the API takes years 0001 to 9999, so four digits come first), true
-// or false, or a number that is never negative (ids, and priority 0 to 3,
-// held so by the database), so none begins with one of those characters,
-// and a number stays a number.
-func AppendCSVRecord(b []byte, e *Event, formulas CSVFormulas) []byte {
+// time (the API takes years 0001 to 9999, so four digits come first), a
+// local date or time (the same four digits), true or false, or a number
+// that is never negative (ids, priority 0 to 3, held so by the database,
+// and minutes, which an end never before its start keeps at 0 or more), so
+// none begins with one of those characters, and a number stays a number.
+func AppendCSVRecord(b []byte, e *Event, o CSVOptions) []byte {
 	for i := range EventFields {
 		if i > 0 {
 			b = append(b, ',')
@@ -53,7 +92,7 @@ func AppendCSVRecord(b []byte, e *Event, formulas CSVFormulas) []byte {
 		switch f.Type {
 		case TypeText, TypeEnum:
 			s, _ := f.getText(e)
-			if formulas == CSVFormulasEscaped && IsCSVFormula(s) {
+			if o.Formulas == CSVFormulasEscaped && IsCSVFormula(s) {
 				s = "'" + s // rare: the one string a row may make
 			}
 			b = appendCSVField(b, s)
@@ -67,17 +106,84 @@ func AppendCSVRecord(b []byte, e *Event, formulas CSVFormulas) []byte {
 			b = strconv.AppendInt(b, f.getInt(e), 10)
 		}
 	}
+	b = o.appendLocal(b, e)
 	return append(b, "\r\n"...)
 }
 
+// appendLocal appends ",local_date,local_start,local_end,minutes" of e:
+//
+//   - a task: its due time (else its start) as local_date and local_start,
+//     the date alone for a due day without a clock time; no end, no minutes
+//     (a task is a point in time, as in the listings' windows);
+//   - a calendar entry: start_at and end_at; an all-day entry as dates,
+//     its first and its last day (not the exclusive midnight after it);
+//     minutes the span's length;
+//   - an activity log: started_at and ended_at; minutes the span's length,
+//     empty while it runs (its length is not known yet).
+//
+// local_date is the local date of the first of these times. minutes is the
+// span's length rounded to the nearest minute, as the pages show a length;
+// empty for an event without an end.
+func (o CSVOptions) appendLocal(b []byte, e *Event) []byte {
+	var start, end *time.Time
+	day := false // all-day: dates only
+	loc := o.Loc
+	switch e.Kind {
+	case KindCalendarEvent:
+		start, end = e.StartAt, e.EndAt
+		if e.AllDay {
+			day, loc = true, o.dayLoc()
+		}
+	case KindActivityLog:
+		start, end = e.StartedAt, e.EndedAt
+	default:
+		start = e.SpanStart()
+		if dl := o.dayLoc(); e.DueAt != nil && DueDayOnly(*e.DueAt, dl) {
+			day, loc = true, dl // a day without a time, read where it was written
+		}
+	}
+	first := start
+	if first == nil {
+		first = end
+	}
+	b = append(b, ',')
+	if first != nil {
+		b = first.In(loc).AppendFormat(b, csvLocalDate)
+	}
+	layout := csvLocalDateTime
+	if day {
+		layout = csvLocalDate
+	}
+	b = append(b, ',')
+	if start != nil {
+		b = start.In(loc).AppendFormat(b, layout)
+	}
+	b = append(b, ',')
+	if end != nil {
+		last := *end
+		if day && end.After(*start) {
+			last = end.Add(-time.Nanosecond) // the last day, not the midnight after it
+		}
+		b = last.In(loc).AppendFormat(b, layout)
+	}
+	b = append(b, ',')
+	if start != nil && end != nil {
+		b = strconv.AppendInt(b, int64((end.Sub(*start)+30*time.Second)/time.Minute), 10)
+	}
+	return b
+}
+
 // AppendCSVHeader appends the header line of a CSV export: the event's JSON
-// field names in the JSON order.
+// field names in the JSON order, then the CSVLocalColumns.
 func AppendCSVHeader(b []byte) []byte {
 	for i := range EventFields {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendCSVField(b, EventFields[i].Name)
+	}
+	for _, name := range CSVLocalColumns {
+		b = append(append(b, ','), name...)
 	}
 	return append(b, "\r\n"...)
 }

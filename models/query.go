@@ -50,7 +50,7 @@ var listParams = map[Listing][]string{
 	ListInbox:    {"limit", "cursor"},
 	ListActivity: {"from", "to", "tz", "limit", "cursor"},
 	ListHistory:  {"limit", "cursor"},
-	ListExport:   {"kind", "status", "from", "to", "project_tag", "source", "q"},
+	ListExport:   {"kind", "status", "from", "to", "project_tag", "source", "q", "tz"},
 }
 
 // ListQuery is a parsed list request.
