@@ -126,10 +126,11 @@ func reviewLink(from, to time.Time, loc *time.Location) string {
 	return "/events/review?from=" + from.In(loc).Format(time.DateOnly) + "&to=" + to.In(loc).Format(time.DateOnly)
 }
 
-// exportLink is the export of the window (GET /api/events/export).
-func exportLink(from, to time.Time) string {
+// exportLink is the export of the window (GET /api/events/export) in
+// format.
+func exportLink(from, to time.Time, format string) string {
 	return "/api/events/export?from=" + url.QueryEscape(models.FormatTime(from)) +
-		"&to=" + url.QueryEscape(models.FormatTime(to)) + "&format=csv"
+		"&to=" + url.QueryEscape(models.FormatTime(to)) + "&format=" + format
 }
 
 // reviewPage is the view model of /events/review.
@@ -139,6 +140,7 @@ type reviewPage struct {
 	Prev, Next string // the windows of the same length before and after
 	ThisWeek   string // this week's page, when another window is shown
 	Export     string // the window's CSV export
+	NDJSON     string // the window's NDJSON export
 	Logged     string // the window's logged time in words
 	Counts     string // the window's counts in words
 	Plan       string // the plan of the window's days from today on, in words; "" when all are past
@@ -209,7 +211,8 @@ func newReview(sum app.Summary, entries []app.LogbookEntry, loc *time.Location, 
 		Range:      dateRange(from, to.AddDate(0, 0, -1)),
 		Prev:       reviewLink(models.DayStart(from, loc, -n), from, loc),
 		Next:       reviewLink(to, models.DayStart(to, loc, n), loc),
-		Export:     exportLink(sum.From, sum.To),
+		Export:     exportLink(sum.From, sum.To, "csv"),
+		NDJSON:     exportLink(sum.From, sum.To, "ndjson"),
 		Logged:     duration(sum.Total.LoggedSeconds),
 		Counts:     counts(sum.Total),
 		MaxEntries: app.MaxLogbookEntries,
