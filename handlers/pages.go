@@ -193,7 +193,9 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 // notesPage: GET /notes, while EVENTS_NOTES_URL is not set: what the
 // sidebar's Notes entry is for and how to point it at the notes.
 func (h *Handlers) notesPage(c *fiber.Ctx) error {
-	return c.Render("pages/notes", h.chrome(c, "Notes"))
+	ch := h.chrome(c, "Notes")
+	ch.Nav = "notes"
+	return c.Render("pages/notes", ch)
 }
 
 // itoa is strconv.FormatInt for ids.

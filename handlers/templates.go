@@ -120,7 +120,7 @@ type chrome struct {
 	NotesURL string // the sidebar's Notes entry
 	CSRF     string // the session's CSRF token, which app.js sends with every change
 	LoggedIn bool   // a browser session: the sidebar offers to log out
-	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page
+	Nav      string // the sidebar's entry of this page: "" is Events, "review" the review page, "notes" /notes
 	Search   string // the words in the sidebar's search box
 	Skip     skipLink
 }

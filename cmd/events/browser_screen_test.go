@@ -1,8 +1,9 @@
 package main
 
 // Issue 47, point 10, measured in a real browser: the review page's
-// links are targets of at least 24 x 24 px on a phone. The screenshots of
-// the review page are written at 1280 and 390 px.
+// links are targets of at least 24 x 24 px on a phone, and /notes marks
+// Notes in the sidebar. The screenshots of the review page are written
+// at 1280 and 390 px.
 //
 //	go test -run TestBrowserScreen ./cmd/events
 
@@ -21,6 +22,7 @@ import (
 func TestBrowserScreen(t *testing.T) {
 	runBrowserSuite(t, []browserCase{
 		{"ReviewLinkTargets", testReviewLinkTargets},
+		{"NotesInTheSidebar", testNotesInTheSidebar},
 	})
 }
 
@@ -104,5 +106,25 @@ func testReviewLinkTargets(t *testing.T, b *browser) {
 		if tg.Width < 24 || tg.Height < 24 {
 			t.Errorf("at 390 px Today's link %q is %.1f x %.1f px, want at least 24 x 24", tg.Text, tg.Width, tg.Height)
 		}
+	}
+}
+
+// testNotesInTheSidebar: /notes marks Notes as the current page in the
+// sidebar, and nothing else (it marked Events); /events still marks Events.
+func testNotesInTheSidebar(t *testing.T, b *browser) {
+	s := startWeb(t)
+	p := b.newTab(t, s.base)
+	current := func() []string {
+		return eval[[]string](p, `[...document.querySelectorAll('.sidebar [aria-current]')].map(a => a.textContent.trim() + '=' + a.getAttribute('aria-current'))`)
+	}
+	p.open("/notes")
+	p.waitFor("the notes page", `document.querySelector('h1')?.textContent === 'Notes'`)
+	if got := current(); len(got) != 1 || got[0] != "Notes=page" {
+		t.Errorf("/notes: the sidebar marks %q, want only Notes=page", got)
+	}
+	p.open("/events")
+	p.waitFor("the events page", `!!document.querySelector('#list')`)
+	if got := current(); len(got) != 1 || got[0] != "Events=page" {
+		t.Errorf("/events: the sidebar marks %q, want only Events=page", got)
 	}
 }
