@@ -28,7 +28,7 @@ import (
 	"golang.org/x/term"
 )
 
-const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | reset-data | hash-password | version | edge-config [flags]]
+const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | import [flags] FILE | reset-data | hash-password | version | edge-config [flags]]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
@@ -39,6 +39,9 @@ const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE 
   restore        load the rows of such an archive into a database that
                  holds no events; an archive that holds anything the
                  migrations do not create is refused
+  import         create the events of a calendar (.ics), Timewarrior, Toggl
+                 or Todoist file through the API of the service at
+                 EVENTS_URL; events import -h lists its flags
   reset-data     delete the embedded database (wherever it is kept) and make
                  edge's files in EVENTS_DATA_DIR; refused while serve runs
   hash-password  read a password and print its hash for EVENTS_PASSWORD_HASH
@@ -50,7 +53,7 @@ Configuration is read from the environment; see the README.`
 
 func main() {
 	cmd, args := command(os.Args[1:])
-	if len(args) > 0 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" {
+	if len(args) > 0 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" && cmd != "import" {
 		fmt.Fprintf(os.Stderr, "%s\n\n%s\n", argsProblem(cmd, args), usage)
 		os.Exit(2)
 	}
@@ -68,6 +71,11 @@ func main() {
 		}
 	case "restore":
 		err = restore(args, logger)
+	case "import":
+		err = importFile(args, os.Getenv, os.Stdout, os.Stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
 	case "reset-data":
 		err = resetData(os.Stdout, logger)
 	case "hash-password":

@@ -204,7 +204,7 @@ func parseTodoist(data []byte, o Options) (Parsed, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d labels dropped (@name in CONTENT)", labels))
 	}
 	if undated > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("%d dates the capture grammar cannot read (recurring ones, month names) kept as text in the description", undated))
+		p.Notes = append(p.Notes, fmt.Sprintf("%d DATE values kept as text in the description: the capture grammar cannot read them (recurring dates, month names)", undated))
 	}
 	return p, nil
 }

@@ -244,7 +244,7 @@ func TestTodoist(t *testing.T) {
 		t.Errorf("refused: %v", got)
 	}
 	notes := strings.Join(p.Notes, "; ")
-	if !strings.Contains(notes, "2 labels dropped") || !strings.Contains(notes, "1 dates") {
+	if !strings.Contains(notes, "2 labels dropped") || !strings.Contains(notes, "1 DATE values kept as text") {
 		t.Errorf("notes: %q", notes)
 	}
 }
