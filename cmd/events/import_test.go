@@ -397,3 +397,40 @@ func TestImportRefusals(t *testing.T) {
 		t.Errorf("%d events stored", n)
 	}
 }
+
+// TestImportProgressOnATerminal: a file of more than 300 records shows a
+// progress bar on a terminal (a pseudo-terminal made by script(1)), and
+// none when the output is not one.
+func TestImportProgressOnATerminal(t *testing.T) {
+	t.Parallel()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("SKIPPED LOUDLY: script(1) is not installed, so no terminal can be made")
+	}
+	s := importService(t)
+	var b strings.Builder
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.WriteString("[\n")
+	for i := 0; i < 400; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		start := base.Add(time.Duration(i) * time.Hour)
+		fmt.Fprintf(&b, `{"id":%d,"start":"%s","end":"%s","tags":["bulk"]}`, i+1, start.Format("20060102T150405Z"), start.Add(30*time.Minute).Format("20060102T150405Z"))
+	}
+	b.WriteString("\n]\n")
+	file := filepath.Join(t.TempDir(), "bulk.json")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(script, "-qec", build(t)+" import --dry-run "+file, "/dev/null")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "EVENTS_URL=" + s.base, "EVENTS_TOKEN=" + importToken}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "importing") || !strings.Contains(string(out), "would create 400, refused 0") {
+		t.Errorf("on a terminal: %v\n%q", err, out)
+	}
+	out2, code := runImport(t, s, importToken, "--dry-run", file)
+	if code != 0 || strings.Contains(out2, "importing") {
+		t.Errorf("not on a terminal: exit %d\n%s", code, out2)
+	}
+}
