@@ -241,6 +241,7 @@ var formLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-0
 // form inputs, in loc. It returns the time in UTC at microsecond precision, or
 // a problem.
 func ParseTime(s string, loc *time.Location) (time.Time, string) {
+	s = upperTZ(s)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil && loc != nil {
 		for _, layout := range formLayouts {
@@ -259,6 +260,19 @@ func ParseTime(s string, loc *time.Location) (time.Time, string) {
 		return time.Time{}, "must be between the years 0001 and 9999"
 	}
 	return t.UTC().Truncate(time.Microsecond), ""
+}
+
+// upperTZ spells RFC 3339's separator and its UTC designator in capitals:
+// RFC 3339 (5.6) lets them be lowercase, "2026-11-25t09:00:00z", which Go's
+// parser refuses. Only those two places change.
+func upperTZ(s string) string {
+	if len(s) > 10 && s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if n := len(s); n > 11 && s[n-1] == 'z' {
+		s = s[:n-1] + "Z"
+	}
+	return s
 }
 
 // formAliases are the form names that are not the API's (desc for the
