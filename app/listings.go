@@ -42,12 +42,34 @@ func statusList(in func(models.Status) bool) string {
 }
 
 // List answers GET /api/events: any status unless filtered, in span order,
-// events without a time last.
+// events without a time last. With updated_since, the events changed after
+// it, in (updated_at, id) order: a client that keeps a copy reads only what
+// changed (DESIGN.md, Listings).
 func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	if q.UpdatedSince != nil {
+		sql, args := s.changedSQL(q)
+		return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
+			t := e.UpdatedAt
+			return models.Position{T: &t, ID: e.ID}
+		})
+	}
 	sql, args := s.listSQL(q)
 	return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
 		return models.Position{T: e.SpanStart(), ID: e.ID}
 	})
+}
+
+// changedSQL is List's statement with updated_since, but the LIMIT: the
+// other filters apply as they do without it, and the order is that of
+// events_updated_idx (migration 20261127003000).
+func (s *Service) changedSQL(q models.ListQuery) (string, []any) {
+	w := s.filters(q)
+	changedSince(&w, *q.UpdatedSince)
+	if q.After != nil {
+		w.add("(e.updated_at, e.id) > (?, ?)", bound(q.After.T), q.After.ID)
+	}
+	return "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
+		"\nORDER BY e.updated_at, e.id\nLIMIT ?", w.args
 }
 
 // listSQL is List's statement and its arguments but the LIMIT.

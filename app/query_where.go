@@ -55,3 +55,9 @@ func search(w *where, words []string) {
 		w.add(searchExpr+" LIKE '%' || lower(?) || '%'", likeEscaper.Replace(word))
 	}
 }
+
+// changedSince selects events changed after since: every write moves
+// updated_at forward (see ETag), so this is every event written since.
+func changedSince(w *where, since time.Time) {
+	w.add("e.updated_at > ?", since)
+}

@@ -45,7 +45,7 @@ const (
 
 // listParams are the query parameters each listing takes.
 var listParams = map[Listing][]string{
-	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "q", "tz", "limit", "cursor"},
+	ListEvents:   {"kind", "status", "from", "to", "project_tag", "source", "q", "updated_since", "tz", "limit", "cursor"},
 	ListToday:    {"tz", "limit", "cursor"},
 	ListInbox:    {"limit", "cursor"},
 	ListActivity: {"from", "to", "tz", "limit", "cursor"},
@@ -61,11 +61,14 @@ type ListQuery struct {
 	Sources    []Source
 	ProjectTag *string
 	From, To   *time.Time
-	Words      []string       // q: every word must occur in the title or the description
-	Loc        *time.Location // ?tz=, else the configured zone
-	Limit      int
-	After      *Position // the last row of the previous page
-	binding    string    // the filters, to which a cursor is bound
+	Words      []string // q: every word must occur in the title or the description
+	// UpdatedSince (?updated_since=): only events changed after it, in
+	// (updated_at, id) order, for a client that keeps a copy current
+	UpdatedSince *time.Time
+	Loc          *time.Location // ?tz=, else the configured zone
+	Limit        int
+	After        *Position // the last row of the previous page
+	binding      string    // the filters, to which a cursor is bound
 }
 
 // Position is a row's place in a listing's order: a group, a time (nil when
@@ -146,7 +149,7 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 	for _, p := range []struct {
 		name string
 		dst  **time.Time
-	}{{"from", &lq.From}, {"to", &lq.To}} {
+	}{{"from", &lq.From}, {"to", &lq.To}, {"updated_since", &lq.UpdatedSince}} {
 		if !q.Has(p.name) {
 			continue
 		}

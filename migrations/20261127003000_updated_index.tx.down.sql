@@ -1,0 +1,1 @@
+DROP INDEX events_updated_idx;
