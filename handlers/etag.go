@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"net/url"
 	"strings"
@@ -60,19 +62,36 @@ func ifMatch(c *fiber.Ctx) (*app.IfMatch, error) {
 
 // parseIfMatch adds the tags of one If-Match line to m.
 func parseIfMatch(s string, m *app.IfMatch) error {
+	star, err := parseTags(fiber.HeaderIfMatch, s, func(tag string, weak bool) {
+		if !weak {
+			m.Tags = append(m.Tags, tag)
+		}
+	})
+	if star {
+		m.Any = true
+	}
+	if len(m.Tags) == 0 && !m.Any {
+		m.Tags = []string{} // only weak tags: a list that nothing matches
+	}
+	return err
+}
+
+// parseTags reads one line of If-Match or If-None-Match (header): true for
+// "*", else each entity tag in turn, its quotes kept, and whether it was
+// weak (W/). A value that is neither is 400 naming the header.
+func parseTags(header, s string, tag func(t string, weak bool)) (bool, error) {
 	bad := func(why string) error {
-		return models.BadRequest("If-Match", "%s: send * or entity tags as the ETag header gave them, such as \"12.1795400000123456\"", why)
+		return models.BadRequest(header, "%s: send * or entity tags as the ETag header gave them, such as \"12.1795400000123456\"", why)
 	}
 	s = strings.Trim(s, " \t")
 	if s == "*" {
-		m.Any = true
-		return nil
+		return true, nil
 	}
 	// Empty list elements are ignored wherever they are (RFC 9110, 5.6.1):
 	// `, "a"` and `"a", , "b"` name the tags they hold. A line with no tag
 	// at all is refused as empty.
 	if s = strings.TrimLeft(s, " \t,"); s == "" {
-		return bad("is empty")
+		return false, bad("is empty")
 	}
 	for s != "" {
 		weak := strings.HasPrefix(s, "W/")
@@ -80,37 +99,71 @@ func parseIfMatch(s string, m *app.IfMatch) error {
 			s = s[2:]
 		}
 		if len(s) < 2 || s[0] != '"' {
-			return bad("is not a list of quoted entity tags")
+			return false, bad("is not a list of quoted entity tags")
 		}
 		end := strings.IndexByte(s[1:], '"')
 		if end < 0 {
-			return bad("has an entity tag without its closing quote")
+			return false, bad("has an entity tag without its closing quote")
 		}
-		tag := s[:end+2]
-		for i := 1; i < len(tag)-1; i++ {
-			if b := tag[i]; b < 0x21 || b == 0x7f { // etagc: visible characters but DQUOTE
-				return bad("has a character an entity tag cannot hold")
+		t := s[:end+2]
+		for i := 1; i < len(t)-1; i++ {
+			if b := t[i]; b < 0x21 || b == 0x7f { // etagc: visible characters but DQUOTE
+				return false, bad("has a character an entity tag cannot hold")
 			}
 		}
-		if !weak {
-			m.Tags = append(m.Tags, strings.Clone(tag)) // the header's bytes are fasthttp's
-		}
+		tag(strings.Clone(t), weak) // the header's bytes are fasthttp's
 		s = strings.TrimLeft(s[end+2:], " \t")
 		if s == "" {
 			break
 		}
 		if s[0] != ',' {
-			return bad("is not a comma-separated list")
+			return false, bad("is not a comma-separated list")
 		}
 		s = strings.TrimLeft(s[1:], " \t,")
-		if s == "" {
-			break
+	}
+	return false, nil
+}
+
+// notModified answers 304 Not Modified, with no body, when the request's
+// If-None-Match names etag (RFC 9110, 13.1.2: "*", or any tag equal to it
+// by the weak comparison, W/ or not), and reports whether it did. etag is
+// the answer's own validator, strong or weak; it goes out on the 304 too.
+// A GET without If-None-Match, or one that names other tags, is answered
+// in full; an If-None-Match that does not parse is 400.
+func notModified(c *fiber.Ctx, etag string) (bool, error) {
+	lines := c.Request().Header.PeekAll(fiber.HeaderIfNoneMatch)
+	if len(lines) == 0 {
+		return false, nil
+	}
+	opaque := strings.TrimPrefix(etag, "W/")
+	match := false
+	for _, line := range lines {
+		star, err := parseTags(fiber.HeaderIfNoneMatch, string(line), func(t string, _ bool) {
+			if t == opaque {
+				match = true
+			}
+		})
+		if err != nil {
+			return false, err
 		}
+		match = match || star
 	}
-	if len(m.Tags) == 0 && !m.Any {
-		m.Tags = []string{} // only weak tags: a list that nothing matches
+	if !match {
+		return false, nil
 	}
-	return nil
+	c.Set(fiber.HeaderETag, etag)
+	c.Status(fiber.StatusNotModified)
+	c.Response().ResetBody()
+	return true, nil
+}
+
+// listETag is the weak validator of a listing's answer: a hash of the
+// body as sent. Weak, since the same events may one day be written out
+// with other bytes (a field added) and still be the same listing; strong
+// enough for a client to learn that nothing it listed changed.
+func listETag(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `W/"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
 }
 
 // refusedWrite answers a refused PATCH or operation. A stale If-Match is

@@ -72,10 +72,14 @@ func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }
 
-// get: GET /api/events/{id}.
+// get: GET /api/events/{id}. An If-None-Match that names the event's ETag
+// is 304 Not Modified (etag.go).
 func (h *Handlers) get(c *fiber.Ctx) error {
 	e, err := h.event(c)
 	if err != nil {
+		return err
+	}
+	if same, err := notModified(c, app.ETag(e)); same || err != nil {
 		return err
 	}
 	return h.sendEvent(c, fiber.StatusOK, e, "", "")
@@ -146,7 +150,17 @@ func (h *Handlers) listing(l listing) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return h.sendList(c, page, more(c.Path(), q, page.NextCursor))
+		if err := h.sendList(c, page, more(c.Path(), q, page.NextCursor)); err != nil || fragment(c) {
+			return err
+		}
+		// the JSON answer's weak validator, and If-None-Match on it (etag.go)
+		etag := listETag(c.Response().Body())
+		if _, err := notModified(c, etag); err != nil {
+			c.Response().ResetBody()
+			return err
+		}
+		c.Set(fiber.HeaderETag, etag)
+		return nil
 	}
 }
 

@@ -71,3 +71,56 @@ func TestUpdatedSinceListsWhatChanged(t *testing.T) {
 	// the listings of a fixed membership do not take it
 	s.get("/api/events/today?"+since(mark)).problem(t, http.StatusBadRequest, "updated_since")
 }
+
+// TestConditionalGetOfOneEvent: If-None-Match naming the event's current
+// ETag (or *) is 304 with that ETag and no body; after a change, the old
+// one gets the event.
+func TestConditionalGetOfOneEvent(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"Read"}`)
+	first := s.get(path(e.ID)).want(t, http.StatusOK)
+	tag := first.Header.Get("ETag")
+	for _, inm := range []string{tag, "*", "W/" + tag, `"other", ` + tag} {
+		a := s.get(path(e.ID), "If-None-Match", inm).want(t, http.StatusNotModified)
+		if len(a.Body) != 0 || a.Header.Get("ETag") != tag {
+			t.Errorf("If-None-Match %s: body %q, ETag %q; want none and %s", inm, a.Body, a.Header.Get("ETag"), tag)
+		}
+	}
+	s.get(path(e.ID), "If-None-Match", `"1.2"`).event(t, http.StatusOK)
+	s.json("PATCH", path(e.ID), `{"title":"Read more"}`).want(t, http.StatusOK)
+	if got := s.get(path(e.ID), "If-None-Match", tag).event(t, http.StatusOK); got.Title != "Read more" {
+		t.Errorf("after a change: %q", got.Title)
+	}
+	s.get(path(e.ID), "If-None-Match", "not a tag").problem(t, http.StatusBadRequest, "If-None-Match")
+	s.get("/api/events/999999", "If-None-Match", "*").problem(t, http.StatusNotFound)
+}
+
+// TestListingsAnswerAWeakETag: every listing's JSON answer carries a weak
+// ETag, and If-None-Match with it is 304 until something listed changes.
+func TestListingsAnswerAWeakETag(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"Inbox task"}`)
+	s.create(`{"kind":"activity_log","title":"Walk","started_at":"2026-11-22T10:00:00+09:00","ended_at":"2026-11-22T11:00:00+09:00"}`)
+	for _, target := range []string{"/api/events", "/api/events/today", "/api/events/inbox", "/api/events/activity", "/api/events?" + since(t0.Add(-time.Hour))} {
+		first := s.get(target).want(t, http.StatusOK)
+		tag := first.Header.Get("ETag")
+		if !strings.HasPrefix(tag, `W/"`) || !strings.HasSuffix(tag, `"`) {
+			t.Fatalf("GET %s: ETag %q, want a weak one", target, tag)
+		}
+		a := s.get(target, "If-None-Match", tag).want(t, http.StatusNotModified)
+		if len(a.Body) != 0 || a.Header.Get("ETag") != tag {
+			t.Errorf("GET %s with its ETag: body %q, ETag %q", target, a.Body, a.Header.Get("ETag"))
+		}
+		if again := s.get(target).want(t, http.StatusOK); again.Header.Get("ETag") != tag {
+			t.Errorf("GET %s twice: ETag %q then %q", target, tag, again.Header.Get("ETag"))
+		}
+		s.get(target, "If-None-Match", `W/"other"`).page(t)
+	}
+	before := s.get("/api/events/inbox").Header.Get("ETag")
+	s.json("PATCH", path(e.ID), `{"title":"Renamed"}`).want(t, http.StatusOK)
+	after := s.get("/api/events/inbox", "If-None-Match", before).want(t, http.StatusOK)
+	if after.Header.Get("ETag") == before {
+		t.Errorf("the inbox's ETag did not change with its task")
+	}
+	s.get("/api/events", "If-None-Match", "W/x").problem(t, http.StatusBadRequest, "If-None-Match")
+}
