@@ -15,9 +15,10 @@ import (
 	"events/models"
 )
 
-// Retries (DESIGN.md): a create sent with an Idempotency-Key records its
-// answer in the table idempotency_keys, in the transaction that stores the
-// event, so the event and its record commit together or not at all. Nothing
+// Retries (DESIGN.md): a write (a create, a PATCH, an operation) sent with
+// an Idempotency-Key records its answer in the table idempotency_keys, in
+// the transaction that writes the event, so the event and its record
+// commit together or not at all. Nothing
 // is kept in memory: several instances on one database share the table and
 // PostgreSQL's advisory locks. A key belongs to the credential that sent
 // it (IdempotencyKey.Credential): the same key from another credential is
@@ -32,11 +33,12 @@ const IdempotencyTTL = 24 * time.Hour
 // never meet the one-key migration lock.
 const idempotencyLockClass = 0x6964656d
 
-// purgeBatch bounds the expired keys one create removes.
+// purgeBatch bounds the expired keys one write removes.
 const purgeBatch = 100
 
-// IdempotencyKey is the key of a create, the credential that sent it and
-// the fingerprint of its request (a hash of its media type and body).
+// IdempotencyKey is the key of a write, the credential that sent it and
+// the fingerprint of its request (a hash of its address, media type and
+// body: see handlers/idempotency.go).
 type IdempotencyKey struct {
 	// Credential names who sent the key: CredentialNone without
 	// authentication, CredentialSession for the owner's browser sessions,
@@ -87,6 +89,96 @@ type idempotencyRow struct {
 // ErrKeyInFlight: a request with the same Idempotency-Key is still running.
 var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempotency-Key is still being processed; retry once it has finished"}
 
+// once is the Idempotency-Key of a write and what the write records: the
+// first request with the key runs the write and records record(event), its
+// answer, in the write's own transaction; a repeat with the same
+// fingerprint within IdempotencyTTL runs nothing and gets that record back.
+type once struct {
+	key    IdempotencyKey
+	record func(models.Event) (Recorded, error)
+	now    time.Time
+
+	rec      Recorded // the answer recorded, or replayed
+	replayed bool
+}
+
+// claim takes the key in tx, before the write: held until commit or
+// rollback, on any instance, so a second request with the key does not
+// wait behind the first; it is told (409). A key recorded with another
+// fingerprint is a models.FieldErrors naming the header (422). It reports
+// whether the key's answer was found (o.rec, o.replayed): the write is
+// then not run.
+func (o *once) claim(ctx context.Context, tx bun.Tx) (bool, error) {
+	k := o.key
+	var mine bool
+	if err := tx.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(?, hashtext(?))",
+		idempotencyLockClass, k.Credential+" "+k.Key).Scan(&mine); err != nil {
+		return false, err
+	}
+	if !mine {
+		return false, errKeyInFlight
+	}
+	var row idempotencyRow
+	err := tx.NewSelect().Model(&row).Where("credential = ? AND key = ?", k.Credential, k.Key).Scan(ctx)
+	switch {
+	case err == nil && row.CreatedAt.After(o.now.Add(-IdempotencyTTL)):
+		if !bytes.Equal(row.Fingerprint, k.Fingerprint[:]) {
+			return false, models.FieldErrors{{Field: "Idempotency-Key", Message: "was sent in the last 24 hours with another request (another address, or another body); use a new key for another change"}}
+		}
+		o.rec, o.replayed = Recorded{EventID: row.EventID, Status: row.Status, Location: row.Location, ETag: row.ETag, Body: row.Body}, true
+		return true, nil
+	case err == nil: // expired: the key is free again
+		_, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("credential = ? AND key = ?", k.Credential, k.Key).Exec(ctx)
+		return false, err
+	case !errors.Is(err, sql.ErrNoRows):
+		return false, err
+	}
+	return false, nil
+}
+
+// store records the answer of the write that stored e, in its transaction.
+func (o *once) store(ctx context.Context, tx bun.Tx, e models.Event) error {
+	rec, err := o.record(e)
+	if err != nil {
+		return err
+	}
+	o.rec = rec
+	k := o.key
+	_, err = tx.NewInsert().Model(&idempotencyRow{Credential: k.Credential, Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: e.ID,
+		Status: rec.Status, Location: rec.Location, ETag: rec.ETag, Body: rec.Body, CreatedAt: o.now}).Exec(ctx)
+	return err
+}
+
+// runOnce runs write in a transaction under o (nil: no key). The write
+// sets *out to the event it stored; nothing is recorded when it fails, so
+// the key may be sent again with a corrected request.
+func (s *Service) runOnce(ctx context.Context, o *once, out *models.Event, write func(ctx context.Context, tx bun.Tx) error) error {
+	if o == nil {
+		return s.db.RunInTx(ctx, nil, write)
+	}
+	if o.key.Credential == "" {
+		o.key.Credential = CredentialNone
+	}
+	o.now = s.now().UTC().Truncate(time.Microsecond)
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if found, err := o.claim(ctx, tx); found || err != nil {
+			return err
+		}
+		if err := write(ctx, tx); err != nil {
+			return err
+		}
+		return o.store(ctx, tx, *out)
+	})
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" && pgErr.Field('n') == "idempotency_keys_pkey" {
+		return errKeyInFlight // cannot happen under the lock; said plainly if it does
+	}
+	if err == nil && !o.replayed {
+		s.purgeIdempotencyKeys(ctx, o.now)
+	}
+	return err
+}
+
 // CreateOnce is CreateFull under an Idempotency-Key. The first request with
 // the key stores the event and records record(created), its answer; a repeat
 // with the same fingerprint within IdempotencyTTL writes nothing and gets
@@ -97,60 +189,41 @@ var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempote
 // be sent again with a corrected body.
 func (s *Service) CreateOnce(ctx context.Context, k IdempotencyKey, in models.Input, actor models.Actor,
 	record func(Created) (Recorded, error)) (c Created, rec Recorded, replayed bool, err error) {
-	if k.Credential == "" {
-		k.Credential = CredentialNone
-	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		// Held until commit or rollback, on any instance: a second request
-		// with the key does not wait behind the first, it is told (409).
-		var mine bool
-		if err := tx.QueryRowContext(ctx, "SELECT pg_try_advisory_xact_lock(?, hashtext(?))",
-			idempotencyLockClass, k.Credential+" "+k.Key).Scan(&mine); err != nil {
-			return err
-		}
-		if !mine {
-			return errKeyInFlight
-		}
-		var row idempotencyRow
-		err := tx.NewSelect().Model(&row).Where("credential = ? AND key = ?", k.Credential, k.Key).Scan(ctx)
-		switch {
-		case err == nil && row.CreatedAt.After(now.Add(-IdempotencyTTL)):
-			if !bytes.Equal(row.Fingerprint, k.Fingerprint[:]) {
-				return models.FieldErrors{{Field: "Idempotency-Key", Message: "was sent in the last 24 hours with another request body; use a new key for another event"}}
-			}
-			rec, replayed = Recorded{EventID: row.EventID, Status: row.Status, Location: row.Location, ETag: row.ETag, Body: row.Body}, true
-			return nil
-		case err == nil: // expired: the key is free again
-			if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("credential = ? AND key = ?", k.Credential, k.Key).Exec(ctx); err != nil {
-				return err
-			}
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
+	o := &once{key: k, record: func(models.Event) (Recorded, error) { return record(c) }}
+	err = s.runOnce(ctx, o, &c.Event, func(ctx context.Context, tx bun.Tx) error {
 		made, err := s.createIn(ctx, tx, in, actor)
 		if err != nil {
 			return err
 		}
-		if rec, err = record(made); err != nil {
-			return err
-		}
 		c = made
-		_, err = tx.NewInsert().Model(&idempotencyRow{Credential: k.Credential, Key: k.Key, Fingerprint: k.Fingerprint[:], EventID: made.Event.ID,
-			Status: rec.Status, Location: rec.Location, ETag: rec.ETag, Body: rec.Body, CreatedAt: now}).Exec(ctx)
-		return err
+		return nil
 	})
 	if err != nil {
-		var pgErr pgdriver.Error
-		if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" && pgErr.Field('n') == "idempotency_keys_pkey" {
-			err = errKeyInFlight // cannot happen under the lock; said plainly if it does
-		}
 		return Created{}, Recorded{}, false, classify(err)
 	}
-	if !replayed {
-		s.purgeIdempotencyKeys(ctx, now)
-	}
-	return c, rec, replayed, nil
+	return c, o.rec, o.replayed, nil
+}
+
+// PatchOnce is PatchIf under an Idempotency-Key, as CreateOnce is Create:
+// a repeat of a PATCH that was answered gets that answer again, whatever
+// the event became since, and writes nothing; a refused PATCH records
+// nothing. The key is claimed before the event is locked, so a repeat is
+// answered even where the first request's If-Match is now stale.
+func (s *Service) PatchOnce(ctx context.Context, k IdempotencyKey, id int64, cond *IfMatch, in models.Input, inErr error, actor models.Actor,
+	record func(models.Event) (Recorded, error)) (models.Event, Recorded, bool, error) {
+	o := &once{key: k, record: record}
+	e, err := s.patch(ctx, o, id, cond, in, inErr, actor)
+	return e, o.rec, o.replayed, err
+}
+
+// OperateOnce is OperateIf under an Idempotency-Key, as PatchOnce is
+// PatchIf: a repeated complete gets the first one's answer, not the 409 of
+// completing a done task.
+func (s *Service) OperateOnce(ctx context.Context, k IdempotencyKey, id int64, cond *IfMatch, op models.Op, in models.Input, inErr error, actor models.Actor,
+	record func(models.Event) (Recorded, error)) (models.Event, Recorded, bool, error) {
+	o := &once{key: k, record: record}
+	e, err := s.operate(ctx, o, id, cond, op, in, inErr, actor)
+	return e, o.rec, o.replayed, err
 }
 
 // purgeIdempotencyKeys removes up to purgeBatch keys older than

@@ -295,8 +295,13 @@ func (s *Service) Patch(ctx context.Context, id int64, in models.Input, inErr er
 // after the row is locked and before anything else about the request: a
 // stale client is told so first (412), whatever its body.
 func (s *Service) PatchIf(ctx context.Context, id int64, cond *IfMatch, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	return s.patch(ctx, nil, id, cond, in, inErr, actor)
+}
+
+// patch is PatchIf, under an Idempotency-Key when o is not nil (PatchOnce).
+func (s *Service) patch(ctx context.Context, o *once, id int64, cond *IfMatch, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
 	var out models.Event
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.runOnce(ctx, o, &out, func(ctx context.Context, tx bun.Tx) error {
 		e, err := lock(ctx, tx, id)
 		if err != nil {
 			return err
@@ -348,8 +353,14 @@ func (s *Service) Operate(ctx context.Context, id int64, op models.Op, in models
 // after the row is locked, before the body and the status: a stale client
 // is told so first (412).
 func (s *Service) OperateIf(ctx context.Context, id int64, cond *IfMatch, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
+	return s.operate(ctx, nil, id, cond, op, in, inErr, actor)
+}
+
+// operate is OperateIf, under an Idempotency-Key when o is not nil
+// (OperateOnce).
+func (s *Service) operate(ctx context.Context, o *once, id int64, cond *IfMatch, op models.Op, in models.Input, inErr error, actor models.Actor) (models.Event, error) {
 	var out models.Event
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.runOnce(ctx, o, &out, func(ctx context.Context, tx bun.Tx) error {
 		e, err := lock(ctx, tx, id)
 		if err != nil {
 			return err

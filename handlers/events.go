@@ -104,8 +104,22 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	key, err := idempotencyKey(c) // Idempotency-Key: see idempotency.go
+	if err != nil {
+		return err
+	}
 	in, inErr := h.decode(c, models.PatchFields)
-	e, err := h.svc.PatchIf(c.UserContext(), id, cond, in, inErr, actor(c))
+	var e models.Event
+	if key == "" {
+		e, err = h.svc.PatchIf(c.UserContext(), id, cond, in, inErr, actor(c))
+	} else {
+		var rec app.Recorded
+		var replayed bool
+		e, rec, replayed, err = h.svc.PatchOnce(c.UserContext(), h.onceKey(c, key), id, cond, in, inErr, actor(c), recordAs(fiber.StatusOK))
+		if err == nil && replayed {
+			return h.replay(c, rec, func(e models.Event) error { return h.sendEvent(c, fiber.StatusOK, e, "Saved.", "") })
+		}
+	}
 	if err != nil {
 		return h.refusedWrite(c, id, err)
 	}
@@ -128,8 +142,22 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 		if err != nil {
 			return err
 		}
+		key, err := idempotencyKey(c) // Idempotency-Key: see idempotency.go
+		if err != nil {
+			return err
+		}
 		in, inErr := h.decode(c, set)
-		e, err := h.svc.OperateIf(c.UserContext(), id, cond, op, in, inErr, actor(c))
+		var e models.Event
+		if key == "" {
+			e, err = h.svc.OperateIf(c.UserContext(), id, cond, op, in, inErr, actor(c))
+		} else {
+			var rec app.Recorded
+			var replayed bool
+			e, rec, replayed, err = h.svc.OperateOnce(c.UserContext(), h.onceKey(c, key), id, cond, op, in, inErr, actor(c), recordAs(fiber.StatusOK))
+			if err == nil && replayed {
+				return h.replay(c, rec, func(e models.Event) error { return h.sendOperated(c, op, e) })
+			}
+		}
 		if err != nil {
 			return h.refusedWrite(c, id, err)
 		}

@@ -10,11 +10,12 @@ import (
 	"events/models"
 )
 
-// Retries (DESIGN.md): POST /api/events with an Idempotency-Key runs the
-// create once; a repeat with the same key and body is answered what the
-// first was answered (status, event, Location, ETag) and writes nothing.
-// A key belongs to the credential that sent it (credential). The record
-// lives in PostgreSQL (app/idempotency.go).
+// Retries (DESIGN.md): POST /api/events, PATCH /api/events/{id} and the
+// four operations with an Idempotency-Key run once; a repeat with the same
+// key, address and body is answered what the first was answered (status,
+// event, Location, ETag) and writes nothing. A key belongs to the
+// credential that sent it (credential). The record lives in PostgreSQL
+// (app/idempotency.go).
 
 // headerIdempotencyKey is the request header, and headerReplayed the
 // answer's mark of a repeat answered from the record.
@@ -64,11 +65,19 @@ func (h *Handlers) credential(c *fiber.Ctx) string {
 	return app.CredentialNone // unreachable: authenticate turned it away
 }
 
-// fingerprint identifies the request a key was first sent with: its media
-// type, its body and, when given, the ?tz= a capture text is read in (the
-// same text in another zone is another event).
+// fingerprint identifies the request a key was first sent with: its
+// address, its media type, its body and, when given, the ?tz= a capture
+// text is read in (the same text in another zone is another event). The
+// create's address is left out, so the fingerprints recorded before the
+// other writes took keys (when only the create did) still match; every
+// other write's starts with its method and address, which no create's
+// can (a create's starts with its media type).
 func fingerprint(c *fiber.Ctx) [32]byte {
 	h := sha256.New()
+	if c.Method() != fiber.MethodPost || c.Path() != "/api/events" {
+		h.Write([]byte(c.Method() + " " + c.Path()))
+		h.Write([]byte{0})
+	}
 	h.Write([]byte(mediaType(c)))
 	h.Write([]byte{0})
 	h.Write(c.Body())
@@ -81,10 +90,44 @@ func fingerprint(c *fiber.Ctx) [32]byte {
 	return sum
 }
 
+// onceKey is the app's key of a request with an Idempotency-Key.
+func (h *Handlers) onceKey(c *fiber.Ctx, key string) app.IdempotencyKey {
+	return app.IdempotencyKey{Credential: h.credential(c), Key: key, Fingerprint: fingerprint(c)}
+}
+
+// recordAs returns what a PATCH or an operation answered with status
+// records for e: the bytes c.JSON sends and its ETag.
+func recordAs(status int) func(models.Event) (app.Recorded, error) {
+	return func(e models.Event) (app.Recorded, error) {
+		body, err := models.EncodeJSON(e)
+		return app.Recorded{EventID: e.ID, Status: status, ETag: app.ETag(e), Body: body}, err
+	}
+}
+
+// replay answers a repeat from its record: the recorded answer for an API
+// client; for a page (a resent click or save), draw, which draws the event
+// as it is now.
+func (h *Handlers) replay(c *fiber.Ctx, rec app.Recorded, draw func(models.Event) error) error {
+	c.Set(headerReplayed, "true")
+	if fragment(c) {
+		e, err := h.svc.Get(c.UserContext(), rec.EventID)
+		if err != nil {
+			return err
+		}
+		return draw(e)
+	}
+	c.Vary("HX-Request")
+	if rec.Location != "" {
+		c.Location(rec.Location)
+	}
+	c.Set(fiber.HeaderETag, rec.ETag)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Status(rec.Status).Send(rec.Body)
+}
+
 // createOnce is the create of a request with an Idempotency-Key.
 func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
-	k := app.IdempotencyKey{Credential: h.credential(c), Key: key, Fingerprint: fingerprint(c)}
-	made, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), k, in, actor(c), func(made app.Created) (app.Recorded, error) {
+	made, rec, replayed, err := h.svc.CreateOnce(c.UserContext(), h.onceKey(c, key), in, actor(c), func(made app.Created) (app.Recorded, error) {
 		e := made.Event
 		return app.Recorded{EventID: e.ID, Status: fiber.StatusCreated, Location: "/api/events/" + itoa(e.ID),
 			ETag: app.ETag(e), Body: createdJSON(made)}, nil // the bytes created sends
@@ -92,22 +135,10 @@ func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
-	if !replayed {
-		return h.created(c, made)
+	if replayed {
+		// a page's repeat (a resent quick record): the row of the event the
+		// first request stored, as it is now
+		return h.replay(c, rec, func(e models.Event) error { return h.created(c, app.Created{Event: e}) })
 	}
-	c.Set(headerReplayed, "true")
-	if fragment(c) {
-		// A page's repeat (a resent quick record): the row of the event
-		// the first request stored, as it is now.
-		e, err := h.svc.Get(c.UserContext(), rec.EventID)
-		if err != nil {
-			return err
-		}
-		return h.created(c, app.Created{Event: e})
-	}
-	c.Vary("HX-Request")
-	c.Location(rec.Location)
-	c.Set(fiber.HeaderETag, rec.ETag)
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Status(rec.Status).Send(rec.Body)
+	return h.created(c, made)
 }

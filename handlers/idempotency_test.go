@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -329,5 +330,77 @@ func TestIdempotencyKeyIsScopedToItsCredential(t *testing.T) {
 	if err := db.QueryRow("SELECT count(*) FROM idempotency_keys WHERE credential LIKE '%' || ? || '%' OR credential LIKE '%' || ? || '%'",
 		apiToken, otherToken).Scan(&leaked); err != nil || leaked != 0 {
 		t.Errorf("credentials holding a token: %d (%v)", leaked, err)
+	}
+}
+
+// TestIdempotencyKeyOnEveryWrite: PATCH and the four operations honour an
+// Idempotency-Key as the create does: a repeat answers what the first did
+// (not the 409 of completing a done task) and writes nothing; the same key
+// on another address or with another body is 422.
+func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"Pay rent","due_at":"2026-11-25T09:00:00+09:00"}`)
+	first := s.json("POST", path(e.ID, "complete"), "", keyed, "done-1").want(t, http.StatusOK)
+	if first.Header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("the first complete says it is a replay")
+	}
+	events, rows := s.counts()
+	for range 2 {
+		again := s.json("POST", path(e.ID, "complete"), "", keyed, "done-1").want(t, http.StatusOK)
+		if again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(first.Body) ||
+			again.Header.Get("ETag") != first.Header.Get("ETag") {
+			t.Errorf("repeated complete: %s (replayed %q, ETag %q), want the first answer %s",
+				again, again.Header.Get("Idempotent-Replayed"), again.Header.Get("ETag"), first.Body)
+		}
+	}
+	if ev, r := s.counts(); ev != events || r != rows {
+		t.Errorf("repeats wrote: %d events, %d history rows; want %d, %d", ev, r, events, rows)
+	}
+	// without the key, a second complete is still refused
+	s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusConflict)
+	// the key on another address, or another event: 422, nothing written
+	s.json("POST", path(e.ID, "reactivate"), "", keyed, "done-1").problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	other := s.create(`{"kind":"task","title":"Other"}`)
+	s.json("POST", path(other.ID, "complete"), "", keyed, "done-1").problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	if got := s.get(path(other.ID)).event(t, http.StatusOK); got.Status != "planned" {
+		t.Errorf("a reused key completed another event: %s", got.Status)
+	}
+
+	// PATCH: a repeat answers the first, even once its If-Match is stale
+	tag := s.get(path(other.ID)).Header.Get("ETag")
+	body := `{"title":"Other, renamed"}`
+	p1 := s.json("PATCH", path(other.ID), body, keyed, "rename-1", "If-Match", tag).want(t, http.StatusOK)
+	s.clock.Add(time.Minute)
+	_, rows = s.counts()
+	p2 := s.json("PATCH", path(other.ID), body, keyed, "rename-1", "If-Match", tag).want(t, http.StatusOK)
+	if p2.Header.Get("Idempotent-Replayed") != "true" || string(p2.Body) != string(p1.Body) {
+		t.Errorf("repeated PATCH: %s, want the first answer %s replayed", p2, p1.Body)
+	}
+	s.json("PATCH", path(other.ID), `{"title":"Something else"}`, keyed, "rename-1").
+		problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	// a key first used on a create is another request on a PATCH
+	s.json("POST", "/api/events", `{"kind":"task","title":"x"}`, keyed, "create-1").want(t, http.StatusCreated)
+	s.json("PATCH", path(other.ID), `{"kind":"task","title":"x"}`, keyed, "create-1").
+		problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
+	if _, r := s.counts(); r != rows+1 { // the create's row only
+		t.Errorf("%d history rows, want %d", r, rows+1)
+	}
+
+	// defer with its body, cancel: each once
+	d1 := s.json("POST", path(other.ID, "defer"), `{"defer_until":"2026-11-30T09:00:00+09:00"}`, keyed, "defer-1").want(t, http.StatusOK)
+	d2 := s.json("POST", path(other.ID, "defer"), `{"defer_until":"2026-11-30T09:00:00+09:00"}`, keyed, "defer-1").want(t, http.StatusOK)
+	if string(d1.Body) != string(d2.Body) || d2.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("repeated defer: %s", d2)
+	}
+	s.json("POST", path(other.ID, "cancel"), "", keyed, "cancel-1").want(t, http.StatusOK)
+	s.json("POST", path(other.ID, "cancel"), "", keyed, "cancel-1").want(t, http.StatusOK)
+	// a refused write records nothing: the key may be sent again once the
+	// request is right
+	s.json("POST", path(other.ID, "complete"), "", keyed, "late-1").problem(t, http.StatusConflict)
+	s.json("POST", path(other.ID, "reactivate"), "", keyed, "late-2").want(t, http.StatusOK)
+	s.json("POST", path(other.ID, "complete"), "", keyed, "late-1").want(t, http.StatusOK)
+	hist := changeKinds(s.history(other.ID))
+	if want := []string{"create", "defer", "cancel", "reactivate", "complete"}; !slices.Equal(hist, want) {
+		t.Errorf("history %v, want %v", hist, want)
 	}
 }
