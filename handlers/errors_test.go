@@ -105,7 +105,6 @@ func TestNotFound404(t *testing.T) {
 		{"POST", "/api/events/999999/complete", ""},
 		{"POST", "/api/events/abc/cancel", ""},
 		{"POST", "/api/events/0/reactivate", ""},
-		{"DELETE", "/api/events/abc", ""},
 		{"GET", path(e.ID, "nothing"), ""},
 		{"GET", "/nothing", ""},
 	} {
@@ -130,6 +129,12 @@ func TestMethodNotAllowed405(t *testing.T) {
 		{"POST", path(e.ID, "history"), "GET, HEAD"},
 		{"GET", path(e.ID, "complete"), "POST"},
 		{"DELETE", path(e.ID, "defer"), "POST"},
+		// an id that names no event, or is no id at all: the address still
+		// serves what it serves (it was 404 where the id was not a number)
+		{"DELETE", "/api/events/abc", "GET, HEAD, PATCH"},
+		{"PUT", "/api/events/0", "GET, HEAD, PATCH"},
+		{"DELETE", "/api/events/-1/history", "GET, HEAD"},
+		{"GET", "/api/events/abc/complete", "POST"},
 	} {
 		a := s.do(tt.method, tt.target, "", "")
 		a.problem(t, http.StatusMethodNotAllowed)

@@ -233,7 +233,8 @@ func (h *Handlers) routes(f *fiber.App) {
 }
 
 // route serves path with the given methods, and every other method with
-// 405 and an Allow header.
+// 405 and an Allow header, whatever the path's {id}: the methods an
+// address serves do not depend on whether its event exists.
 func route(r fiber.Router, path string, methods map[string]fiber.Handler) {
 	var allow []string
 	for _, m := range []string{"GET", "POST", "PATCH"} {
@@ -250,11 +251,6 @@ func route(r fiber.Router, path string, methods map[string]fiber.Handler) {
 	}
 	allowed := strings.Join(allow, ", ")
 	r.All(path, func(c *fiber.Ctx) error {
-		if c.Params("id") != "" {
-			if _, err := eventID(c); err != nil {
-				return err
-			}
-		}
 		c.Set(fiber.HeaderAllow, allowed)
 		return fiber.NewError(fiber.StatusMethodNotAllowed, c.Method()+" is not served here; use "+allowed)
 	})
