@@ -1,11 +1,38 @@
 package handlers_test
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
+
+	"events/handlers"
 )
 
-// The edges a property tester found (issue 48, point 7).
+// The edges a property tester found (issue 48, point 7); the 405 on an id
+// that names no event is in TestMethodNotAllowed405.
+
+// Two Authorization headers are 400: which credential is meant cannot be
+// told, and every reader of the header took the first.
+func TestTwoAuthorizationHeadersAre400(t *testing.T) {
+	s := newServer(t)
+	req := httptest.NewRequest("GET", "/api/events", nil)
+	req.Header.Add("Authorization", "Bearer one")
+	req.Header.Add("Authorization", "Bearer two")
+	res, err := s.f.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	answer{method: "GET", target: "/api/events (two Authorization headers)", Status: res.StatusCode, Header: res.Header, Body: b}.
+		problem(t, http.StatusBadRequest, "Authorization")
+	s.get("/api/events", "Authorization", "Bearer one").page(t) // one is fine (authentication is off here)
+}
 
 // RFC 3339 lets the T and the Z be lowercase: accepted in bodies and in
 // query parameters, read as their capitals.
@@ -24,4 +51,42 @@ func TestLowercaseRFC3339IsAccepted(t *testing.T) {
 		t.Errorf("from/to in lowercase: %d events, want 1", len(got.Items))
 	}
 	s.get("/api/events?from=2026-11-23x00:00:00z").problem(t, http.StatusBadRequest, "from")
+}
+
+// What docs/operations.md says of header sizes is what the service does: a
+// header block (every header line, cookies included, and the empty line
+// that ends it) of 64 KiB is served, one byte more is 431.
+func TestHeaderBlockLimit(t *testing.T) {
+	s := newServer(t)
+	addr := strings.TrimPrefix(s.serveLive(), "http://")
+	head := func(size int) *http.Response {
+		t.Helper()
+		fixed := "Host: events.test\r\nConnection: close\r\nCookie: big=\r\n\r\n"
+		block := "Host: events.test\r\nConnection: close\r\nCookie: big=" + strings.Repeat("v", size-len(fixed)) + "\r\n\r\n"
+		if len(block) != size {
+			t.Fatalf("a block of %d bytes, want %d", len(block), size)
+		}
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(conn, "GET /api/events/inbox HTTP/1.1\r\n"+block); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := head(handlers.HeaderBlockLimit); res.StatusCode != http.StatusOK {
+		t.Errorf("a header block of %d bytes: %d, want 200", handlers.HeaderBlockLimit, res.StatusCode)
+	}
+	res := head(handlers.HeaderBlockLimit + 1)
+	b, _ := io.ReadAll(res.Body)
+	a := answer{method: "GET", target: "/api/events/inbox (a header block one byte over)", Status: res.StatusCode, Header: res.Header, Body: b}
+	a.problem(t, http.StatusRequestHeaderFieldsTooLarge)
+	checkSecurityHeaders(t, a)
 }

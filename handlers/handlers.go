@@ -180,6 +180,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
 	f.Use(securityHeaders)
 	f.Use(strictFraming)
+	f.Use(strictHead) // a header block over 64 KiB, two Authorization headers (head.go)
 	f.Use(h.deadline)
 
 	f.Get("/healthz", h.healthz)
