@@ -90,3 +90,25 @@ func TestHeaderBlockLimit(t *testing.T) {
 	a.problem(t, http.StatusRequestHeaderFieldsTooLarge)
 	checkSecurityHeaders(t, a)
 }
+
+// A \u escape of half a surrogate pair is 422 naming the field: encoding/json
+// stored U+FFFD in its place. A whole pair is the character it spells.
+func TestLoneSurrogateEscapeIs422(t *testing.T) {
+	s := newServer(t)
+	for _, body := range []string{
+		`{"kind":"task","title":"a\ud800"}`,
+		`{"kind":"task","title":"\udc00b"}`,
+		`{"kind":"task","title":"\ud800\u0041"}`,
+		`{"kind":"task","title":"\ud83d\ud83d\ude00"}`,
+	} {
+		s.json("POST", "/api/events", body).problem(t, http.StatusUnprocessableEntity, "title")
+	}
+	e := s.create(`{"kind":"task","title":"ok","description":"\ud83d\ude00 and \\ud800 as text"}`)
+	if e.Description != "😀 and \\ud800 as text" {
+		t.Errorf("description %q", e.Description)
+	}
+	s.json("PATCH", path(e.ID), `{"description":"x\udfff"}`).problem(t, http.StatusUnprocessableEntity, "description")
+	if n, _ := s.counts(); n != 1 {
+		t.Errorf("%d events stored, want 1", n)
+	}
+}

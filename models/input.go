@@ -133,6 +133,12 @@ func DecodeJSON(body []byte, set FieldSet) (Input, error) {
 			fe.add(name, "%s", why)
 			continue
 		}
+		if loneSurrogate(raw) {
+			// encoding/json would store U+FFFD in its place: a change of
+			// the text nobody asked for
+			fe.add(name, "holds a \\u escape of half a UTF-16 surrogate pair (such as \\ud800) without its other half; send the character itself or the whole pair")
+			continue
+		}
 		if msg := setJSON(fieldIndex[name], fieldIndex[name].input(&in), raw); msg != "" {
 			fe.add(name, "%s", msg)
 		}
@@ -144,6 +150,52 @@ func DecodeJSON(body []byte, set FieldSet) (Input, error) {
 		return in, BadRequest("", "the body has data after its JSON object")
 	}
 	return in, fe.err()
+}
+
+// loneSurrogate reports whether the JSON value raw holds a \u escape of a
+// UTF-16 surrogate that is not half of a pair: a high one (D800-DBFF) not
+// followed at once by a low one's escape, or a low one (DC00-DFFF) that
+// does not follow a high one. raw is valid JSON, so a backslash is always
+// the start of an escape inside a string.
+func loneSurrogate(raw []byte) bool {
+	pendingHigh := false
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			if pendingHigh {
+				return true
+			}
+			continue
+		}
+		i++ // the escaped character
+		if raw[i] != 'u' {
+			if pendingHigh {
+				return true
+			}
+			continue
+		}
+		r, err := strconv.ParseUint(string(raw[i+1:i+5]), 16, 16)
+		if err != nil {
+			return true // cannot happen in valid JSON; refused if it does
+		}
+		i += 4
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if pendingHigh {
+				return true
+			}
+			pendingHigh = true
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if !pendingHigh {
+				return true
+			}
+			pendingHigh = false
+		default:
+			if pendingHigh {
+				return true
+			}
+		}
+	}
+	return pendingHigh
 }
 
 func jsonReason(err error) string {
