@@ -53,6 +53,48 @@ func TestLowercaseRFC3339IsAccepted(t *testing.T) {
 	s.get("/api/events?from=2026-11-23x00:00:00z").problem(t, http.StatusBadRequest, "from")
 }
 
+// A \u escape of half a surrogate pair is 422 naming the field: encoding/json
+// stored U+FFFD in its place. A whole pair is the character it spells.
+func TestLoneSurrogateEscapeIs422(t *testing.T) {
+	s := newServer(t)
+	for _, body := range []string{
+		`{"kind":"task","title":"a\ud800"}`,
+		`{"kind":"task","title":"\udc00b"}`,
+		`{"kind":"task","title":"\ud800\u0041"}`,
+		`{"kind":"task","title":"\ud83d\ud83d\ude00"}`,
+	} {
+		s.json("POST", "/api/events", body).problem(t, http.StatusUnprocessableEntity, "title")
+	}
+	e := s.create(`{"kind":"task","title":"ok","description":"\ud83d\ude00 and \\ud800 as text"}`)
+	if e.Description != "😀 and \\ud800 as text" {
+		t.Errorf("description %q", e.Description)
+	}
+	s.json("PATCH", path(e.ID), `{"description":"x\udfff"}`).problem(t, http.StatusUnprocessableEntity, "description")
+	if n, _ := s.counts(); n != 1 {
+		t.Errorf("%d events stored, want 1", n)
+	}
+}
+
+// GET /api/events/{id} takes no query parameter: one is 400 naming it, as
+// on the listings (an unknown event is 404 first).
+func TestOneEventRefusesQueryParameters(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"task","title":"x"}`)
+	s.get(path(e.ID)+"?fields=title").problem(t, http.StatusBadRequest, "fields")
+	s.get(path(e.ID)+"?tz=Asia/Seoul").problem(t, http.StatusBadRequest, "tz")
+	s.get("/api/events/999999?fields=title").problem(t, http.StatusNotFound)
+	s.get(path(e.ID)+"?").event(t, http.StatusOK)
+}
+
+// limit is digits only: +5 is 400, as -5 and 5.0 are.
+func TestLimitWithASignIs400(t *testing.T) {
+	s := newServer(t)
+	for _, target := range []string{"/api/events?limit=%2B5", "/api/events/inbox?limit=%2B5", "/api/events/today?limit=+5"} {
+		s.get(target).problem(t, http.StatusBadRequest, "limit")
+	}
+	s.get("/api/events?limit=5").page(t)
+}
+
 // What docs/operations.md says of header sizes is what the service does: a
 // header block (every header line, cookies included, and the empty line
 // that ends it) of 64 KiB is served, one byte more is 431.
@@ -89,26 +131,4 @@ func TestHeaderBlockLimit(t *testing.T) {
 	a := answer{method: "GET", target: "/api/events/inbox (a header block one byte over)", Status: res.StatusCode, Header: res.Header, Body: b}
 	a.problem(t, http.StatusRequestHeaderFieldsTooLarge)
 	checkSecurityHeaders(t, a)
-}
-
-// A \u escape of half a surrogate pair is 422 naming the field: encoding/json
-// stored U+FFFD in its place. A whole pair is the character it spells.
-func TestLoneSurrogateEscapeIs422(t *testing.T) {
-	s := newServer(t)
-	for _, body := range []string{
-		`{"kind":"task","title":"a\ud800"}`,
-		`{"kind":"task","title":"\udc00b"}`,
-		`{"kind":"task","title":"\ud800\u0041"}`,
-		`{"kind":"task","title":"\ud83d\ud83d\ude00"}`,
-	} {
-		s.json("POST", "/api/events", body).problem(t, http.StatusUnprocessableEntity, "title")
-	}
-	e := s.create(`{"kind":"task","title":"ok","description":"\ud83d\ude00 and \\ud800 as text"}`)
-	if e.Description != "😀 and \\ud800 as text" {
-		t.Errorf("description %q", e.Description)
-	}
-	s.json("PATCH", path(e.ID), `{"description":"x\udfff"}`).problem(t, http.StatusUnprocessableEntity, "description")
-	if n, _ := s.counts(); n != 1 {
-		t.Errorf("%d events stored, want 1", n)
-	}
 }

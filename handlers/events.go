@@ -72,11 +72,15 @@ func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
 }
 
-// get: GET /api/events/{id}. An If-None-Match that names the event's ETag
-// is 304 Not Modified (etag.go).
+// get: GET /api/events/{id}. It takes no query parameters: one is 400, as
+// on the listings, after an unknown event's 404. An If-None-Match that
+// names the event's ETag is 304 Not Modified (etag.go).
 func (h *Handlers) get(c *fiber.Ctx) error {
 	e, err := h.event(c)
 	if err != nil {
+		return err
+	}
+	if err := noQuery(c); err != nil {
 		return err
 	}
 	if same, err := notModified(c, app.ETag(e)); same || err != nil {

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,4 +37,19 @@ func queryValues(c *fiber.Ctx) (url.Values, error) {
 
 func plainText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// noQuery refuses a query string on an address that takes none (GET
+// /api/events/{id}): 400 naming the first parameter, as a listing refuses
+// a parameter it does not take.
+func noQuery(c *fiber.Ctx) error {
+	q, err := queryValues(c)
+	if err != nil {
+		return err
+	}
+	if len(q) == 0 {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(q))
+	return models.BadRequest(names[0], "is not a parameter of this address (it takes none)")
 }

@@ -167,8 +167,10 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 		return lq, BadRequest("to", "must be after from")
 	}
 	if q.Has("limit") {
-		n, err := strconv.Atoi(q.Get("limit"))
-		if err != nil || n < 1 || n > MaxLimit {
+		v := q.Get("limit")
+		n, err := strconv.Atoi(v)
+		// digits only: Atoi also takes "+5", which no other part of the API spells so
+		if err != nil || n < 1 || n > MaxLimit || strings.TrimLeft(v, "0123456789") != "" {
 			return lq, BadRequest("limit", "must be a whole number from 1 to %d", MaxLimit)
 		}
 		lq.Limit = n
