@@ -7,9 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// Capture text: one line that says what happened (an activity log) or what
-// is to be done (a task), read into fields by ParseCapture. The grammar is
-// DESIGN.md's "Capture text"; the decisions it leaves open are taken here:
+// Capture text: one line that says what happened (an activity log), what
+// is to be done (a task) or what is planned (a calendar entry), read into
+// fields by ParseCapture. The grammar is DESIGN.md's "Capture text"; the
+// decisions it leaves open are taken here:
 //
 //   - Words are separated by white space; what is not understood stays in the
 //     title, in order, joined by single spaces. A word with a leading
@@ -19,23 +20,51 @@ import (
 //     the title (`25:00`, `13/45`, `2026-02-30`, `!urgent`, a lone `#`).
 //     A duration out of bounds (`0m`, `25h`) is refused, as are two words
 //     for one field: a second `#tag`, a second priority, a second day or
-//     clock time of a task, a second time word of a log (a duration, a
-//     range and `since` each set the log's span).
+//     clock time, a second time word of a log (a duration, a range and
+//     `since` each set the log's span).
+//   - A word the grammar nearly read is refused, naming it, rather than
+//     left in the title: a number with a misspelt or unreadable time unit
+//     where durations are read (`30 mns`, `30mns`, `2hs`, `30 sec`), a
+//     range of durations (`5-10 min`), and an 오전/오후 before a number it
+//     cannot be read with (`오후 25시`, `오후 3`). A number followed by a
+//     word far from any unit (`5 parsecs`, `read 5 pages`) is a title.
+//   - Durations (a log's, or a calendar entry's length): `15m`, `15min`,
+//     `30 min`, `30 mins`, `45 minutes`, `2h`, `1 hr`, `2 hours`, `1.5h`,
+//     `1h30m`, `1h30`, `1h 30m`, `1 hr 30 min`, `15분`, `30 분`, `2시간`,
+//     `1시간30분`, `1시간 30분`, `1시간30`, `1시간 반`, `한시간`, `두 시간`,
+//     `한시간 반`, `반시간`, `an hour`, `half an hour`; a Korean duration
+//     may end in 간, 동안, 쯤 or 정도 (`30분간`, `1시간 동안`). A unit
+//     written apart from its number has at least two letters (`30 m` is
+//     no duration).
 //   - Activity log times: a duration ends now; `since 9:30` (`9:30부터`,
 //     `9:30 부터`, or any clock form below) starts at the latest 9:30 not
-//     ahead of now and ends now; a range `9:30-10:15` (`–`, `~`, or the
-//     separator as a word of its own) is placed on today's date, an end
-//     before the start on the next day, and the whole range a day earlier
-//     when its start is ahead of now (a log records what happened: at 01:30,
-//     `23:00-01:00` is last night) or when it would end tomorrow (at 23:08,
-//     `23:00-01:00` is yesterday 23:00 to today 01:00, as Timewarrior reads
-//     it). A range that still ends ahead of now (`9:30-10:15` at 10:00,
-//     `23:00-01:00` at 00:30) is refused: a finished log never ends in the
-//     future. A range whose ends are equal is refused.
-//     `9:30` alone is no word of a log.
-//   - Clock forms: `9:30`, `18:00` (24-hour), `9am`, `5:30pm`, `12am`
-//     (00:00), `12pm` (noon), `9시`, `9시30분`, `9시 30분`, `오후 5시`,
-//     `오후5시`, `오전 9시` (`오후 12시` is noon, `오전 12시` midnight).
+//     ahead of now and ends now; a range (below) is placed on today's date,
+//     an end before the start on the next day, and the whole range a day
+//     earlier when its start is ahead of now (a log records what happened:
+//     at 01:30, `23:00-01:00` is last night) or when it would end tomorrow
+//     (at 23:08, `23:00-01:00` is yesterday 23:00 to today 01:00, as
+//     Timewarrior reads it). A range that still ends ahead of now
+//     (`9:30-10:15` at 10:00, `23:00-01:00` at 00:30) is refused: a
+//     finished log never ends in the future. A range whose ends are equal
+//     is refused. `9:30` alone is no word of a log.
+//   - Clock forms: `9:30`, `18:00` (24-hour), `9am`, `5:30pm`, `5 pm`,
+//     `12am` (00:00), `12pm` (noon), `9시`, `9시30분`, `9시 30분`, `9시 반`,
+//     `오후 5시`, `오후5시`, `오전 9시` (`오후 12시` is noon, `오전 12시`
+//     midnight).
+//   - Ranges (a log's or a calendar entry's): two clock times joined by
+//     `-`, `–` or `~` (in one word or with spaces: `9:30 - 10:15`), or
+//     `2시부터 3시까지`. A meridiem written once applies to both ends:
+//     `2-3pm` and `오후 2시-3시` are 14:00–15:00 (`11-1pm` is 11:00–13:00:
+//     the start takes the other half of the day when it would not come
+//     before the end; an end without one is the first such time after the
+//     start). A range without any meridiem whose ends are bare numbers or
+//     `N시` hours of 1 to 12 (`12-1`, `3-4`, `12시~1시`) is read as the
+//     nearest sensible span: a start hour of 1 to 6 is afternoon, 7 to 11
+//     morning, 12 noon, and the end is the first such hour after the start
+//     (`12-1` is 12:00–13:00, `9-10` 09:00–10:00, `3-4` 15:00–16:00);
+//     when that differs from the written 24-hour reading, or an end was a
+//     bare number, Capture.Note says so ("Read “12-1” as 12:00–13:00.").
+//     Colon times (`1:00-2:00`) stay 24-hour.
 //   - A task's day without a clock time is due at the end of that local day:
 //     due_at is stored as the last microsecond of the day in the request's
 //     zone (the next local midnight minus 1 µs, so 23:59:59.999999 on the
@@ -45,12 +74,25 @@ import (
 //     DueDayOnly(due_at, zone): a form or a typed time never carries
 //     microseconds. A clock time alone is today, tomorrow when it has
 //     passed; a clock time with a day is that day at that time.
-//   - `11/25` is the next 25 November that is not before today's local
-//     date (`2/29` the next leap day); `2026-11-25` is that date even in the
-//     past; a weekday is the next such day after today, a week ahead when
-//     today is that weekday.
-//   - Priority words are a task's; `since`, durations and ranges a log's;
-//     in the other kind they are literal title words. `#tag` is both kinds'.
+//   - Days: `today`, `tomorrow`, `오늘`, `내일`, `모레`, a weekday (the next
+//     such day after today, a week ahead when today is that weekday),
+//     `11/25` and `11월 25일` (the next 25 November that is not before
+//     today's local date; `2/29` the next leap day), `2026-11-25` (that
+//     date even in the past).
+//   - A calendar entry takes a day, a clock time or a range, a duration
+//     and a #tag: `Dentist tue 15:00-16:00`, `치과 화요일 오후 3시-4시`.
+//     A day alone is all day (`휴가 12/24`); two days joined like a range
+//     (`12/3-12/5`, `12/3-5`, `12월 3일~5일`) are all day from the first
+//     to the last, the last included. A clock time alone starts it and it
+//     lasts an hour, or the duration given (`tue 3pm 30 min`). Without a
+//     day, its start is the next such time (today, tomorrow when it has
+//     passed). A duration without a start time, and clock times with two
+//     days, are refused.
+//   - Priority words are a task's (`!high`, `!medium`, `!low`, and
+//     Todoist's `p1`, `p2`, `p3` for 3, 2, 1; `p4` is no priority);
+//     `since`, durations and ranges a log's (a calendar entry's too, but
+//     `since`); in another kind they are literal title words. `#tag` is
+//     every kind's.
 
 // MaxCaptureText is the longest capture text, in characters.
 const MaxCaptureText = 500
@@ -77,17 +119,26 @@ type Capture struct {
 	// day without a clock time (DueAt is then the day's last microsecond).
 	DueAt      *time.Time
 	DueHasTime bool
-	// Priority is 1 to 3 from !low, !medium, !high; 0 when the text names none.
+	// Priority is 1 to 3 from !low, !medium, !high (p3, p2, p1); 0 when
+	// the text names none.
 	Priority int
+	// StartAt, EndAt and AllDay: a calendar entry's span. An all-day span
+	// runs from the local midnight of its first day to the local midnight
+	// after its last, in the zone the text was read in.
+	StartAt *time.Time
+	EndAt   *time.Time
+	AllDay  bool
+	// Note is one sentence saying how a word that could mean more than one
+	// thing was read ("Read “12-1” as 12:00–13:00."); "" when none did.
+	Note string
 }
 
-// ParseCapture reads a capture text of the kind activity_log or task, with
-// the clock at now and times read in loc. A refusal is FieldErrors naming
-// "text".
+// ParseCapture reads a capture text of any kind, with the clock at now and
+// times read in loc. A refusal is FieldErrors naming "text".
 func ParseCapture(kind Kind, text string, now time.Time, loc *time.Location) (Capture, error) {
 	var fe FieldErrors
-	if kind != KindActivityLog && kind != KindTask {
-		fe.add("text", "is read only for an activity_log or a task")
+	if kind != KindActivityLog && kind != KindTask && kind != KindCalendarEvent {
+		fe.add("text", "is read only for a task, a calendar_event or an activity_log")
 		return Capture{}, fe
 	}
 	checkText(&fe, "text", text, MaxCaptureText, true)
@@ -96,23 +147,22 @@ func ParseCapture(kind Kind, text string, now time.Time, loc *time.Location) (Ca
 	}
 	p := captureParser{kind: kind, words: strings.Fields(text), now: now.Truncate(time.Microsecond), loc: loc}
 	p.run()
+	switch {
+	case p.err != "":
+	case kind == KindTask:
+		p.due()
+	case kind == KindCalendarEvent:
+		p.calendar()
+	}
 	if p.err != "" {
 		fe.add("text", "%s", p.err)
 		return Capture{}, fe
 	}
 	c := p.c
 	c.Title = strings.Join(p.title, " ")
-	if kind == KindTask {
-		p.due()
-		if p.err != "" {
-			fe.add("text", "%s", p.err)
-			return Capture{}, fe
-		}
-		c.DueAt, c.DueHasTime = p.c.DueAt, p.c.DueHasTime
-		if c.Title == "" {
-			fe.add("text", "leaves no title: a task needs words besides its day, time, tag and priority")
-			return Capture{}, fe
-		}
+	if c.Title == "" && kind != KindActivityLog {
+		fe.add("text", "leaves no title: a %s needs words besides its day, time, tag and priority", kind)
+		return Capture{}, fe
 	}
 	return c, nil
 }
@@ -141,10 +191,15 @@ type captureParser struct {
 	c     Capture
 	err   string
 
-	// a task's day and clock time, combined by due
+	// a task's or calendar entry's day (and last day of a calendar
+	// entry's days), clock time, range and duration, combined by due or
+	// calendar
 	day          *civilDate
-	clock        int // minutes after midnight; -1 for none
+	lastDay      *civilDate
+	clock        int // minutes after midnight
 	clockSet     bool
+	rng          *clockRange
+	dur          time.Duration
 	logTimeWord  string // the log's time word, for the refusal of a second one
 	prioritySeen bool
 }
@@ -153,6 +208,26 @@ type civilDate struct {
 	y int
 	m time.Month
 	d int
+}
+
+func (c civilDate) plus(n int) civilDate {
+	t := time.Date(c.y, c.m, c.d+n, 12, 0, 0, 0, time.UTC)
+	return civilDate{t.Year(), t.Month(), t.Day()}
+}
+
+func (c civilDate) before(o civilDate) bool {
+	if c.y != o.y {
+		return c.y < o.y
+	}
+	if c.m != o.m {
+		return c.m < o.m
+	}
+	return c.d < o.d
+}
+
+func (p *captureParser) today() civilDate {
+	l := p.now.In(p.loc)
+	return civilDate{l.Year(), l.Month(), l.Day()}
 }
 
 func (p *captureParser) run() {
@@ -170,10 +245,16 @@ func (p *captureParser) run() {
 			continue
 		}
 		var n int
-		if p.kind == KindActivityLog {
+		switch p.kind {
+		case KindActivityLog:
 			n = p.logWord(i)
-		} else {
+		case KindTask:
 			n = p.taskWord(i)
+		default:
+			n = p.calendarWord(i)
+		}
+		if n == 0 && p.err == "" {
+			p.nearMiss(i)
 		}
 		if n == 0 {
 			p.title = append(p.title, w)
@@ -201,6 +282,30 @@ func (p *captureParser) tag(w string) int {
 	return 1
 }
 
+// nearMiss refuses the word at i, which is no grammar word, when the
+// grammar nearly read it (see the file's comment): a number with a time
+// unit it cannot read, where durations are read, and an 오전/오후 before
+// a number it cannot be read with.
+func (p *captureParser) nearMiss(i int) {
+	w := p.words[i]
+	next := ""
+	if i+1 < len(p.words) {
+		next = p.words[i+1]
+	}
+	if w == "오전" || w == "오후" {
+		if next != "" && next[0] >= '0' && next[0] <= '9' {
+			p.err = "reads “" + w + " " + next + "” as no time: write " + w + " 3시, " + w + " 3시 30분 or 15:00 (or \\" + w + " to keep the word in the title)"
+		}
+		return
+	}
+	if p.kind == KindTask {
+		return // a task reads no duration
+	}
+	if phrase, unit, ok := unitNearMiss(w, next); ok {
+		p.err = "reads “" + phrase + "” as no duration: “" + unit + "” is no unit it knows; write 30m, 30 min, 1h, 1 hr, 30분 or 1시간 (or \\" + w + " to keep it in the title)"
+	}
+}
+
 // logWord reads the activity log words at i and returns how many words they
 // took (0: i is a title word).
 func (p *captureParser) logWord(i int) int {
@@ -212,6 +317,12 @@ func (p *captureParser) logWord(i int) int {
 		}
 		return 0
 	}
+	if r, n := p.rangeAt(i); n > 0 {
+		if p.err == "" && p.logTime(r.phrase) {
+			p.logRange(r)
+		}
+		return n
+	}
 	if m, n, suffix, ok := p.clockAt(i, true); ok {
 		if suffix {
 			p.since(m, strings.Join(p.words[i:i+n], " "))
@@ -222,16 +333,9 @@ func (p *captureParser) logWord(i int) int {
 			return n + 1
 		}
 	}
-	if n := p.rangeAt(i); n > 0 {
-		return n
-	}
 	if d, n, ok := p.durationAt(i); ok {
 		phrase := strings.Join(p.words[i:i+n], " ")
-		if !p.logTime(phrase) {
-			return n
-		}
-		if d < MinCaptureDuration || d > MaxCaptureDuration {
-			p.err = "the duration " + phrase + " must be from 1 minute to 24 hours"
+		if !p.logTime(phrase) || !p.durationInBounds(d, phrase) {
 			return n
 		}
 		end := p.now
@@ -240,6 +344,14 @@ func (p *captureParser) logWord(i int) int {
 		return n
 	}
 	return 0
+}
+
+func (p *captureParser) durationInBounds(d time.Duration, phrase string) bool {
+	if d < MinCaptureDuration || d > MaxCaptureDuration {
+		p.err = "the duration " + phrase + " must be from 1 minute to 24 hours"
+		return false
+	}
+	return true
 }
 
 // logTime records the log's one time word; false (and a refusal) for a second.
@@ -266,33 +378,33 @@ func (p *captureParser) since(m int, phrase string) {
 	p.c.StartedAt, p.c.EndedAt = utcPtr(start), utcPtr(p.now)
 }
 
-// rangeAt reads a clock range at i: one word `9:30-10:15` (or – or ~), or
-// three words `9:30 - 10:15`.
-func (p *captureParser) rangeAt(i int) int {
-	w := p.words[i]
-	var a, b string
-	n := 0
-	if cut := strings.IndexAny(w, "-–~"); cut > 0 {
-		_, size := utf8.DecodeRuneInString(w[cut:])
-		a, b, n = w[:cut], w[cut+size:], 1
-	} else if i+2 < len(p.words) && isRangeSep(p.words[i+1]) {
-		a, b, n = w, p.words[i+2], 3
-	} else {
-		return 0
+// rangeAt reads a clock range at i (see clockRange) and returns how many
+// words it took (0: none). A range whose ends are equal, and a range of
+// bare numbers followed by a duration unit (`5-10 min`), are refused.
+func (p *captureParser) rangeAt(i int) (clockRange, int) {
+	r, n, ok := scanWords(p.words, i, 6, parseClockRange)
+	if !ok {
+		return clockRange{}, 0
 	}
-	from, ok1 := parseClock(a)
-	to, ok2 := parseClock(b)
-	if !ok1 || !ok2 {
-		return 0
+	if r.bare && i+n < len(p.words) && isUnitWord(p.words[i+n]) {
+		p.err = "reads “" + r.phrase + " " + p.words[i+n] + "” as no duration: give one length (7 min), or a range of clock times (9:30-10:15)"
+		return r, n
 	}
-	phrase := strings.Join(p.words[i:i+n], " ")
-	if !p.logTime(phrase) {
-		return n
+	if r.from == r.to {
+		p.err = "the range " + r.phrase + " is empty: its start and end are the same time"
+		return r, n
 	}
-	if from == to {
-		p.err = "the range " + phrase + " is empty: its start and end are the same time"
-		return n
+	if r.note != "" {
+		p.c.Note = r.note
 	}
+	return r, n
+}
+
+// logRange places a log's range: on today's date, an end before the start
+// on the next day, a day earlier when the start is ahead of now or the end
+// would fall tomorrow; a range that still ends ahead of now is refused.
+func (p *captureParser) logRange(r clockRange) {
+	from, to := r.from, r.to
 	l := p.now.In(p.loc)
 	day := l.Day()
 	if atClock(l.Year(), l.Month(), day, from, p.loc).After(p.now) {
@@ -315,111 +427,188 @@ func (p *captureParser) rangeAt(i int) int {
 		end = start
 	}
 	if end.After(p.now) {
-		p.err = "the range " + phrase + " has not ended yet (it ends at " + end.In(p.loc).Format("15:04") +
+		p.err = "the range " + r.phrase + " has not ended yet (it ends at " + end.In(p.loc).Format("15:04") +
 			"), and a log cannot end in the future: record it once it has ended, or what has passed with since " +
 			start.In(p.loc).Format("15:04")
-		return n
+		return
 	}
 	p.c.StartedAt, p.c.EndedAt = utcPtr(start), utcPtr(end)
-	return n
 }
 
-func isRangeSep(w string) bool { return w == "-" || w == "–" || w == "~" }
-
-// durationAt reads a duration at i: `15m`, `15min`, `2h`, `1h30m`, `1.5h`,
-// `15분`, `2시간`, `1시간30분`, or an hours word followed by a minutes word
-// (`1시간 30분`, `1h 30m`). ok is false when i holds none.
+// durationAt reads a duration at i, of up to four words (`1 hr 30 min`);
+// ok is false when i holds none.
 func (p *captureParser) durationAt(i int) (time.Duration, int, bool) {
-	d, hoursOnly, ok := parseDuration(p.words[i])
-	if !ok {
-		return 0, 0, false
-	}
-	if hoursOnly && i+1 < len(p.words) {
-		if m, ok := parseMinutes(p.words[i+1]); ok {
-			return addCapped(d, m), 2, true
-		}
-	}
-	return d, 1, true
+	return scanWords(p.words, i, 4, parseDurationText)
 }
 
 // taskWord reads the task words at i and returns how many words they took.
 func (p *captureParser) taskWord(i int) int {
 	w := p.words[i]
-	switch strings.ToLower(w) {
-	case "!high":
-		return p.priority(3, w)
-	case "!medium":
-		return p.priority(2, w)
-	case "!low":
-		return p.priority(1, w)
-	}
-	if d, ok := p.dayWord(w); ok {
-		if p.day != nil {
-			p.err = "names two days (" + w + " and another): give one"
+	if v, ok := priorityWords[strings.ToLower(w)]; ok {
+		if p.prioritySeen {
+			p.err = "names two priorities (" + w + " and another): give one"
 			return 1
 		}
-		p.day = &d
+		p.prioritySeen, p.c.Priority = true, v
 		return 1
 	}
-	if m, n, _, ok := p.clockAt(i, false); ok {
-		if p.clockSet {
-			p.err = "names two clock times (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+	if n := p.dayAt(i); n > 0 {
+		return n
+	}
+	return p.clockWord(i)
+}
+
+// priorityWords are a task's priority words: Todoist's p1 is the highest,
+// and p4 its "no priority".
+var priorityWords = map[string]int{
+	"!high": 3, "!medium": 2, "!low": 1,
+	"p1": 3, "p2": 2, "p3": 1, "p4": 0,
+}
+
+// clockWord reads a task's or calendar entry's one clock time at i.
+func (p *captureParser) clockWord(i int) int {
+	m, n, _, ok := p.clockAt(i, false)
+	if !ok {
+		return 0
+	}
+	if p.clockSet || p.rng != nil {
+		p.err = "names two clock times (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+		return n
+	}
+	p.clock, p.clockSet = m, true
+	return n
+}
+
+// dayAt reads a day at i (one or two words) into p.day; 0 when i holds none.
+func (p *captureParser) dayAt(i int) int {
+	d, n, ok := scanWords(p.words, i, 2, p.parseDay)
+	if !ok {
+		return 0
+	}
+	if p.day != nil {
+		p.err = "names two days (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+		return n
+	}
+	p.day = &d
+	return n
+}
+
+// calendarWord reads the calendar entry words at i: two days joined as a
+// range, a day, a clock range, a clock time or a duration.
+func (p *captureParser) calendarWord(i int) int {
+	if dr, n, ok := scanWords(p.words, i, 5, p.parseDayRange); ok {
+		if p.day != nil {
+			p.err = "names two days (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
 			return n
 		}
-		p.clock, p.clockSet = m, true
+		if dr[0].plus(183).before(dr[1]) {
+			// a year-less last day before the first (12/5-12/3) would
+			// run most of a year
+			p.err = "the days " + strings.Join(p.words[i:i+n], " ") + " run backwards or over half a year: give the first day first"
+			return n
+		}
+		p.day, p.lastDay = &dr[0], &dr[1]
+		return n
+	}
+	if n := p.dayAt(i); n > 0 {
+		return n
+	}
+	if r, n := p.rangeAt(i); n > 0 {
+		if p.err == "" {
+			if p.clockSet || p.rng != nil {
+				p.err = "names two clock times (" + r.phrase + " and another): give one"
+			}
+			p.rng = &r
+		}
+		return n
+	}
+	if n := p.clockWord(i); n > 0 {
+		return n
+	}
+	if d, n, ok := p.durationAt(i); ok {
+		phrase := strings.Join(p.words[i:i+n], " ")
+		switch {
+		case p.dur != 0:
+			p.err = "names two lengths (" + phrase + " and another): give one"
+		case p.durationInBounds(d, phrase):
+			p.dur = d
+		}
 		return n
 	}
 	return 0
 }
 
-func (p *captureParser) priority(v int, w string) int {
-	if p.prioritySeen {
-		p.err = "names two priorities (" + w + " and another): give one"
-		return 1
-	}
-	p.prioritySeen, p.c.Priority = true, v
-	return 1
-}
-
-// dayWord reads a task's day word: today, tomorrow, 오늘, 내일, 모레, a
-// weekday, 2026-11-25 or 11/25.
-func (p *captureParser) dayWord(w string) (civilDate, bool) {
-	l := p.now.In(p.loc)
-	today := civilDate{l.Year(), l.Month(), l.Day()}
-	plus := func(n int) civilDate {
-		t := time.Date(today.y, today.m, today.d+n, 12, 0, 0, 0, time.UTC)
-		return civilDate{t.Year(), t.Month(), t.Day()}
-	}
-	switch strings.ToLower(w) {
+// parseDay reads a day: today, tomorrow, 오늘, 내일, 모레, a weekday,
+// 2026-11-25, 11/25 or 11월 25일.
+func (p *captureParser) parseDay(s string) (civilDate, bool) {
+	today := p.today()
+	switch strings.ToLower(s) {
 	case "today", "오늘":
 		return today, true
 	case "tomorrow", "내일":
-		return plus(1), true
+		return today.plus(1), true
 	case "모레":
-		return plus(2), true
+		return today.plus(2), true
 	}
-	if wd, ok := weekdays[strings.ToLower(w)]; ok {
-		ahead := (int(wd) - int(l.Weekday()) + 7) % 7
+	if wd, ok := weekdays[strings.ToLower(s)]; ok {
+		ahead := (int(wd) - int(p.now.In(p.loc).Weekday()) + 7) % 7
 		if ahead == 0 {
 			ahead = 7
 		}
-		return plus(ahead), true
+		return today.plus(ahead), true
 	}
-	if y, m, d, ok := parseISODate(w); ok {
-		return civilDate{y, m, d}, true
+	d, end, ok := scanDate(s, 0, 0)
+	if !ok || end != len(s) {
+		return civilDate{}, false
 	}
-	if m, d, ok := parseMonthDay(w); ok {
-		for y := today.y; y <= today.y+8; y++ {
-			if !validDate(y, m, d) {
-				continue
-			}
-			c := civilDate{y, m, d}
-			if c.y > today.y || c.m > today.m || (c.m == today.m && c.d >= today.d) {
-				return c, true
-			}
+	return p.resolveDate(d, today)
+}
+
+// resolveDate gives a date without a year (y 0) the year of its next
+// occurrence not before from; a date with a year is that date.
+func (p *captureParser) resolveDate(d civilDate, from civilDate) (civilDate, bool) {
+	if d.y != 0 {
+		return d, true
+	}
+	for y := from.y; y <= from.y+8; y++ {
+		c := civilDate{y, d.m, d.d}
+		if validDate(y, d.m, d.d) && !c.before(from) {
+			return c, true
 		}
 	}
 	return civilDate{}, false
+}
+
+// parseDayRange reads two days joined like a range: 12/3-12/5, 12/3-5,
+// 12/3 ~ 12/5, 12월 3일~5일, 12월 3일부터 5일까지, 2026-12-03~2026-12-05.
+// The last day is the next such date not before the first.
+func (p *captureParser) parseDayRange(s string) ([2]civilDate, bool) {
+	a, pos, ok := scanDate(s, 0, 0)
+	if !ok {
+		return [2]civilDate{}, false
+	}
+	pos, sep, ok := scanSep(s, pos)
+	if !ok {
+		return [2]civilDate{}, false
+	}
+	b, pos, ok := scanDate(s, pos, a.m)
+	if !ok {
+		return [2]civilDate{}, false
+	}
+	if sep == "부터" {
+		if pos, ok = scanWord(s, pos, "까지"); !ok {
+			return [2]civilDate{}, false
+		}
+	}
+	if pos != len(s) {
+		return [2]civilDate{}, false
+	}
+	first, ok1 := p.resolveDate(a, p.today())
+	last, ok2 := p.resolveDate(b, first)
+	if !ok1 || !ok2 || last.before(first) {
+		return [2]civilDate{}, false
+	}
+	return [2]civilDate{first, last}, true
 }
 
 var weekdays = map[string]time.Weekday{
@@ -445,24 +634,96 @@ func (p *captureParser) due() {
 		t = atClock(p.day.y, p.day.m, p.day.d, p.clock, p.loc)
 		p.c.DueHasTime = true
 	default:
-		l := p.now.In(p.loc)
-		t = atClock(l.Year(), l.Month(), l.Day(), p.clock, p.loc)
-		if t.Before(p.now) {
-			t = atClock(l.Year(), l.Month(), l.Day()+1, p.clock, p.loc)
-		}
+		t = p.nextAt(p.clock)
 		p.c.DueHasTime = true
 	}
-	if u := t.UTC(); u.Year() < 1 || u.Year() > 9999 {
+	if !inYears(t) {
 		p.err = "the due day must be in the years 0001 to 9999"
 		return
 	}
 	p.c.DueAt = utcPtr(t)
 }
 
+// nextAt is the next instant at the clock time m: today, tomorrow when it
+// has passed.
+func (p *captureParser) nextAt(m int) time.Time {
+	l := p.now.In(p.loc)
+	t := atClock(l.Year(), l.Month(), l.Day(), m, p.loc)
+	if t.Before(p.now) {
+		t = atClock(l.Year(), l.Month(), l.Day()+1, m, p.loc)
+	}
+	return t
+}
+
+func inYears(t time.Time) bool {
+	u := t.UTC()
+	return u.Year() >= 1 && u.Year() <= 9999
+}
+
+// calendar combines a calendar entry's days, clock time or range and
+// duration into StartAt, EndAt and AllDay.
+func (p *captureParser) calendar() {
+	timed := p.clockSet || p.rng != nil
+	var start, end time.Time
+	switch {
+	case p.lastDay != nil && (timed || p.dur != 0):
+		p.err = "names two days and a time: give the days alone (all day, 12/3-12/5), or one day with its times (12/3 9:00-17:00)"
+		return
+	case p.rng != nil && p.dur != 0:
+		p.err = "names a range and a length: give one (15:00-16:00, or 15:00 1h)"
+		return
+	case p.rng != nil:
+		if p.day != nil {
+			start = atClock(p.day.y, p.day.m, p.day.d, p.rng.from, p.loc)
+		} else {
+			start = p.nextAt(p.rng.from)
+		}
+		l := start.In(p.loc)
+		endDay := l.Day()
+		if p.rng.to < p.rng.from {
+			endDay++
+		}
+		end = atClock(l.Year(), l.Month(), endDay, p.rng.to, p.loc)
+		if end.Before(start) {
+			end = start // a clock a zone's transition skips: keep the order
+		}
+	case p.clockSet:
+		if p.day != nil {
+			start = atClock(p.day.y, p.day.m, p.day.d, p.clock, p.loc)
+		} else {
+			start = p.nextAt(p.clock)
+		}
+		d := p.dur
+		if d == 0 {
+			d = time.Hour
+		}
+		end = start.Add(d)
+	case p.dur != 0:
+		p.err = "names a length but no start time: give one (tue 15:00 1h)"
+		return
+	case p.day != nil:
+		last := *p.day
+		if p.lastDay != nil {
+			last = *p.lastDay
+		}
+		start = dayStart(p.day.y, p.day.m, p.day.d, p.loc)
+		end = dayStart(last.y, last.m, last.d+1, p.loc)
+		p.c.AllDay = true
+	default:
+		return
+	}
+	if !inYears(start) || !inYears(end) {
+		p.err = "the days must be in the years 0001 to 9999"
+		return
+	}
+	p.c.StartAt, p.c.EndAt = utcPtr(start), utcPtr(end)
+}
+
 // clockAt reads a clock time starting at word i: an optional 오전/오후 word,
-// a clock word, and after an `N시` word an optional `M분` word. With
-// allowSuffix, the last word may end in 부터 (suffix reports it). It returns
-// the minutes after midnight and the words taken.
+// a clock word, after an `N시` word an optional `M분` or `반` word, and
+// after a number or `9:30` an `am`/`pm` word. With allowSuffix, the last
+// word may end in 부터 (suffix reports it). It returns the minutes after
+// midnight and the words taken.
 func (p *captureParser) clockAt(i int, allowSuffix bool) (m, n int, suffix, ok bool) {
 	if i >= len(p.words) {
 		return 0, 0, false, false
@@ -485,273 +746,25 @@ func (p *captureParser) clockAt(i int, allowSuffix bool) (m, n int, suffix, ok b
 	}
 	first, suf := strip(words[0])
 	n++
+	if meridiem == "" && !suf && len(words) > 1 && isNumberOrColon(first) {
+		// `5 pm`, `5:30 pm`
+		if mer := strings.ToLower(words[1]); mer == "am" || mer == "pm" {
+			second, suf2 := strip(words[1])
+			if h, mi, _, ok := parseClockWord("", first+strings.ToLower(second)); ok {
+				return h*60 + mi, n + 1, suf2, true
+			}
+		}
+	}
 	h, mi, korean, ok := parseClockWord(meridiem, first)
 	if !ok {
 		return 0, 0, false, false
 	}
-	// `9시 30분`: the minutes as a word of their own
-	if korean && !suf && mi == 0 && !strings.Contains(first, "분") && len(words) > 1 {
+	// `9시 30분`, `9시 반`: the minutes as a word of their own
+	if korean && !suf && mi == 0 && !strings.Contains(first, "분") && !strings.HasSuffix(first, "반") && len(words) > 1 {
 		second, suf2 := strip(words[1])
 		if mm, ok := parseKoreanMinutes(second); ok {
 			mi, suf, n = mm, suf2, n+1
 		}
 	}
 	return h*60 + mi, n, suf, true
-}
-
-// parseClock reads one word as a clock time (attached 오전/오후 allowed).
-func parseClock(w string) (int, bool) {
-	h, m, _, ok := parseClockWord("", w)
-	return h*60 + m, ok
-}
-
-// parseClockWord reads `9:30`, `18:00`, `9am`, `5:30pm`, `9시`, `9시30분`,
-// each optionally after 오전/오후 (given as meridiem, or attached to w).
-// korean reports the 시 form.
-func parseClockWord(meridiem, w string) (h, m int, korean, ok bool) {
-	if meridiem == "" {
-		for _, pre := range []string{"오전", "오후"} {
-			if s, found := strings.CutPrefix(w, pre); found {
-				meridiem, w = pre, s
-				break
-			}
-		}
-	}
-	lower := strings.ToLower(w)
-	twelve := ""
-	switch {
-	case strings.HasSuffix(w, "시"):
-		hs := strings.TrimSuffix(w, "시")
-		h, ok = smallInt(hs, 1, 2)
-		return applyMeridiem(meridiem, h, 0, true, ok && h <= 23)
-	case strings.Contains(w, "시") && strings.HasSuffix(w, "분"):
-		hs, ms, _ := strings.Cut(strings.TrimSuffix(w, "분"), "시")
-		h, ok1 := smallInt(hs, 1, 2)
-		m, ok2 := smallInt(ms, 1, 2)
-		return applyMeridiem(meridiem, h, m, true, ok1 && ok2 && h <= 23 && m <= 59)
-	case strings.HasSuffix(lower, "am"), strings.HasSuffix(lower, "pm"):
-		if meridiem != "" {
-			return 0, 0, false, false
-		}
-		twelve, lower = lower[len(lower)-2:], lower[:len(lower)-2]
-	}
-	hs, ms, colon := strings.Cut(lower, ":")
-	h, ok = smallInt(hs, 1, 2)
-	if !ok {
-		return 0, 0, false, false
-	}
-	if colon {
-		if m, ok = smallInt(ms, 2, 2); !ok || m > 59 {
-			return 0, 0, false, false
-		}
-	} else if twelve == "" {
-		return 0, 0, false, false // a bare number is no clock
-	}
-	if twelve != "" {
-		if h < 1 || h > 12 {
-			return 0, 0, false, false
-		}
-		h %= 12
-		if twelve == "pm" {
-			h += 12
-		}
-		return h, m, false, true
-	}
-	return applyMeridiem(meridiem, h, m, false, h <= 23)
-}
-
-func applyMeridiem(meridiem string, h, m int, korean, ok bool) (int, int, bool, bool) {
-	if !ok {
-		return 0, 0, false, false
-	}
-	switch meridiem {
-	case "":
-		return h, m, korean, true
-	case "오전", "오후":
-		if h < 1 || h > 12 {
-			return 0, 0, false, false
-		}
-		h %= 12
-		if meridiem == "오후" {
-			h += 12
-		}
-	}
-	return h, m, korean, true
-}
-
-func parseKoreanMinutes(w string) (int, bool) {
-	ms, found := strings.CutSuffix(w, "분")
-	if !found {
-		return 0, false
-	}
-	m, ok := smallInt(ms, 1, 2)
-	return m, ok && m <= 59
-}
-
-// parseDuration reads one duration word. hoursOnly reports a word of hours
-// alone (`1h`, `1시간`) that a minutes word may follow. A length too large to
-// count is MaxCaptureDuration+1 minute (out of bounds, refused by the caller).
-func parseDuration(w string) (d time.Duration, hoursOnly, ok bool) {
-	lower := strings.ToLower(w)
-	var hours, rest string
-	switch {
-	case strings.Contains(lower, "시간"):
-		hours, rest, _ = strings.Cut(lower, "시간")
-	case strings.Contains(lower, "h"):
-		hours, rest, _ = strings.Cut(lower, "h")
-	default:
-		m, ok := parseMinutes(lower)
-		return m, false, ok
-	}
-	h, ok := decimalHours(hours)
-	if !ok {
-		return 0, false, false
-	}
-	if rest == "" {
-		return h, true, true
-	}
-	m, ok := parseMinutes(rest)
-	if !ok || strings.Contains(hours, ".") {
-		return 0, false, false
-	}
-	return addCapped(h, m), false, true
-}
-
-// parseMinutes reads `15m`, `15min`, `15분`.
-func parseMinutes(w string) (time.Duration, bool) {
-	lower := strings.ToLower(w)
-	var digits string
-	switch {
-	case strings.HasSuffix(lower, "min"):
-		digits = strings.TrimSuffix(lower, "min")
-	case strings.HasSuffix(lower, "m"):
-		digits = strings.TrimSuffix(lower, "m")
-	case strings.HasSuffix(lower, "분"):
-		digits = strings.TrimSuffix(lower, "분")
-	default:
-		return 0, false
-	}
-	n, ok := smallInt(digits, 1, 19)
-	if !ok {
-		return 0, false
-	}
-	if n > 24*60 {
-		return tooLong, true
-	}
-	return time.Duration(n) * time.Minute, true
-}
-
-// tooLong stands for a length beyond every bound.
-const tooLong = MaxCaptureDuration + time.Minute
-
-// decimalHours reads `2` or `1.5` (at most six decimals) as hours, to the second.
-func decimalHours(s string) (time.Duration, bool) {
-	whole, frac, dot := strings.Cut(s, ".")
-	h, ok := smallInt(whole, 1, 19)
-	if !ok {
-		return 0, false
-	}
-	f := 0
-	if dot {
-		if f, ok = smallInt(frac, 1, 6); !ok {
-			return 0, false
-		}
-	}
-	if h > 24 {
-		return tooLong, true
-	}
-	d := time.Duration(h) * time.Hour
-	if dot {
-		scale := 1
-		for range len(frac) {
-			scale *= 10
-		}
-		d += (time.Duration(f) * time.Hour / time.Duration(scale)).Round(time.Second)
-	}
-	return d, true
-}
-
-func addCapped(a, b time.Duration) time.Duration {
-	if a > MaxCaptureDuration || b > MaxCaptureDuration {
-		return tooLong
-	}
-	return a + b
-}
-
-// smallInt reads a run of ASCII digits of length minLen..maxLen.
-func smallInt(s string, minLen, maxLen int) (int, bool) {
-	if len(s) < minLen || len(s) > maxLen {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		if n > (1<<62)/10 {
-			n = 1 << 62
-			continue
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
-// parseISODate reads 2026-11-25 (a real date).
-func parseISODate(w string) (int, time.Month, int, bool) {
-	if len(w) != 10 || w[4] != '-' || w[7] != '-' {
-		return 0, 0, 0, false
-	}
-	y, ok1 := smallInt(w[:4], 4, 4)
-	m, ok2 := smallInt(w[5:7], 2, 2)
-	d, ok3 := smallInt(w[8:], 2, 2)
-	if !ok1 || !ok2 || !ok3 || y < 1 || !validDate(y, time.Month(m), d) {
-		return 0, 0, 0, false
-	}
-	return y, time.Month(m), d, true
-}
-
-// parseMonthDay reads 11/25 (month/day; the year is chosen by the caller).
-func parseMonthDay(w string) (time.Month, int, bool) {
-	ms, ds, found := strings.Cut(w, "/")
-	if !found {
-		return 0, 0, false
-	}
-	m, ok1 := smallInt(ms, 1, 2)
-	d, ok2 := smallInt(ds, 1, 2)
-	if !ok1 || !ok2 || m < 1 || m > 12 || d < 1 || d > 31 || !validDate(2028, time.Month(m), d) {
-		return 0, 0, false
-	}
-	return time.Month(m), d, true
-}
-
-func validDate(y int, m time.Month, d int) bool {
-	return m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m)
-}
-
-// DaysIn is the number of days of month m (1–12) in year y of the
-// proleptic Gregorian calendar, as time.Date counts them.
-func DaysIn(y int, m time.Month) int {
-	switch m {
-	case time.February:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case time.April, time.June, time.September, time.November:
-		return 30
-	}
-	return 31
-}
-
-// atClock is the instant of the local date y-m-d (normalised) at m minutes
-// after midnight in loc (a time a transition skips moves as time.Date moves it).
-func atClock(y int, mo time.Month, d, m int, loc *time.Location) time.Time {
-	return time.Date(y, mo, d, m/60, m%60, 0, 0, loc)
-}
-
-func utcPtr(t time.Time) *time.Time {
-	u := t.UTC().Truncate(time.Microsecond)
-	return &u
 }

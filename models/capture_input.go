@@ -15,22 +15,24 @@ import "time"
 // carries the other end with it (ended_at 10:00 with 15m starts at 9:45);
 // an explicit status in_progress keeps the text's start and drops its end
 // (a running log since then). A duration carried from an explicit start
-// past now is refused: a finished log never ends in the future.
+// past now is refused: a finished log never ends in the future. For a
+// calendar entry, an explicit start_at, end_at or all_day replaces the
+// text's; a text that names no day or time needs an explicit start_at.
+// An all-day span read in another zone (?tz=) is stored as the same days
+// in loc, the zone every all-day entry is fixed in.
 func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *FieldErrors) bool {
 	switch {
 	case in.Title.Set:
 		fe.add("text", "cannot be sent with title: send the line as text, or the fields themselves")
 		return false
-	case kind == KindCalendarEvent:
-		fe.add("text", "is read only for an activity_log or a task; a calendar_event takes title and start_at")
-		return false
 	case kind == "":
 		return true // kind is required; its error is enough
 	}
+	textLoc := loc
 	if in.TextZone != nil {
-		loc = in.TextZone
+		textLoc = in.TextZone
 	}
-	c, err := ParseCapture(kind, in.Text.V, now, loc)
+	c, err := ParseCapture(kind, in.Text.V, now, textLoc)
 	if err != nil {
 		if e, ok := err.(FieldErrors); ok {
 			*fe = append(*fe, e...)
@@ -40,6 +42,7 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 		return false
 	}
 	in.Title = Opt[string]{Set: true, V: c.Title}
+	in.captureNote = c.Note
 	if c.ProjectTag != nil && !in.ProjectTag.Set {
 		in.ProjectTag = Opt[string]{Set: true, V: *c.ProjectTag}
 	}
@@ -50,6 +53,29 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 		}
 		if c.Priority != 0 && !in.Priority.Set {
 			in.Priority = Opt[int]{Set: true, V: c.Priority}
+		}
+	case KindCalendarEvent:
+		if c.StartAt == nil {
+			if !in.StartAt.Set {
+				fe.add("text", "names no day or time, and start_at is not given: a calendar_event needs one (tue 15:00, 12/24)")
+				return false
+			}
+			return true
+		}
+		start, end := *c.StartAt, *c.EndAt
+		if c.AllDay && textLoc != loc {
+			first, after := start.In(textLoc), end.In(textLoc)
+			start = dayStart(first.Year(), first.Month(), first.Day(), loc)
+			end = dayStart(after.Year(), after.Month(), after.Day(), loc)
+		}
+		if !in.StartAt.Set {
+			in.StartAt = Opt[time.Time]{Set: true, V: start}
+		}
+		if endAt := in.endAt(); !endAt.Set {
+			*endAt = Opt[time.Time]{Set: true, V: end}
+		}
+		if c.AllDay && !in.AllDay.Set {
+			in.AllDay = Opt[bool]{Set: true, V: true}
 		}
 	case KindActivityLog:
 		if c.StartedAt == nil {
@@ -81,4 +107,10 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 		}
 	}
 	return true
+}
+
+// endAt is the body's end_at (a field of the table that Input does not
+// name).
+func (in *Input) endAt() *Opt[time.Time] {
+	return in.moreOpt("end_at", func() any { return new(Opt[time.Time]) }).(*Opt[time.Time])
 }

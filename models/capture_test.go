@@ -27,11 +27,17 @@ type captureCase struct {
 	noTime bool // the due is a day without a clock time
 	prio   int
 	err    string // a part of the refusal, "" for none
+
+	// a calendar entry's span
+	calStart, calEnd string
+	allDay           bool
+	note             string // Capture.Note
 }
 
 const (
 	aLog  = KindActivityLog
 	aTask = KindTask
+	aCal  = KindCalendarEvent
 )
 
 var captureCases = []captureCase{
@@ -68,9 +74,9 @@ var captureCases = []captureCase{
 	{kind: aLog, text: "deep work 9:30~10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
 	{kind: aLog, text: "deep work 9:30 ~ 10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
 	{kind: aLog, text: "deep work 9:30 - 10:15", title: "deep work", start: "2026-11-23T09:30:00+09:00", end: "2026-11-23T10:15:00+09:00"},
-	// 1시 is 01:00, so this range crosses midnight; it would end tomorrow,
-	// so it ends today at 01:00 (오후 1시 is 13:00, below)
-	{kind: aLog, text: "점심 12시~1시", title: "점심", start: "2026-11-22T12:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
+	// 12시~1시 has no meridiem: the nearest sensible span, 12:00–13:00, said
+	// in the note (it was 12:00 yesterday to 01:00 today)
+	{kind: aLog, text: "점심 12시~1시", title: "점심", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:00:00+09:00", note: "Read “12시~1시” as 12:00–13:00."},
 	{kind: aLog, text: "점심 오후12시~오후1시", title: "점심", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:00:00+09:00"},
 	{kind: aLog, text: "lunch 12pm-1:15pm", title: "lunch", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:15:00+09:00"},
 	{kind: aLog, text: "night 12am-1am", title: "night", start: "2026-11-23T00:00:00+09:00", end: "2026-11-23T01:00:00+09:00"},
@@ -117,7 +123,7 @@ var captureCases = []captureCase{
 	{kind: aLog, text: "  a \t  b  ", title: "a b"},
 	// not a log word: a clock alone, task words, bare numbers, malformed
 	{kind: aLog, text: "meet 9:30 tomorrow !high 월요일", title: "meet 9:30 tomorrow !high 월요일"},
-	{kind: aLog, text: "since then 15 9: 25:00-26:00 1.h h 1h30 오후 부터", title: "since then 15 9: 25:00-26:00 1.h h 1h30 오후 부터"},
+	{kind: aLog, text: "since then 15 9: 25:00-26:00 1.h h 오후 부터", title: "since then 15 9: 25:00-26:00 1.h h 오후 부터"},
 	{kind: aLog, text: "1.5h30m room 101-102 2026-11-25", title: "1.5h30m room 101-102 2026-11-25"},
 	// escapes
 	{kind: aLog, text: `\15m review`, title: "15m review"},
@@ -134,7 +140,7 @@ var captureCases = []captureCase{
 	// the text itself
 	{kind: aLog, text: strings.Repeat("a", 501), err: "at most 500"},
 	{kind: aLog, text: "a\x00b", err: "control characters"},
-	{kind: KindCalendarEvent, text: "x", err: "only for an activity_log or a task"},
+	{kind: "meeting", text: "x", err: "is read only for a task, a calendar_event or an activity_log"},
 
 	// task: days
 	{kind: aTask, text: "Pay rent tomorrow 9:00 #home !high", title: "Pay rent", tag: "home", due: "2026-11-24T09:00:00+09:00", prio: 3},
@@ -174,7 +180,7 @@ var captureCases = []captureCase{
 	{kind: aTask, text: "전화 내일 오후 5시", title: "전화", due: "2026-11-24T17:00:00+09:00"},
 	{kind: aTask, text: "call today 9:00", title: "call", due: "2026-11-23T09:00:00+09:00"},
 	{kind: aTask, text: "call 9:00 fri", title: "call", due: "2026-11-27T09:00:00+09:00"},
-	{kind: aTask, text: "call 24:00 9:60 13pm 25시 오후 9:3", title: "call 24:00 9:60 13pm 25시 오후 9:3"},
+	{kind: aTask, text: "call 24:00 9:60 13pm 25시 9:3", title: "call 24:00 9:60 13pm 25시 9:3"},
 	// task: priorities
 	{kind: aTask, text: "pay !high", title: "pay", prio: 3},
 	{kind: aTask, text: "pay !HIGH", title: "pay", prio: 3},
@@ -281,6 +287,14 @@ func TestParseCapture(t *testing.T) {
 		if got.Priority != c.prio {
 			t.Errorf("%s: priority %d, want %d", name, got.Priority, c.prio)
 		}
+		checkCaptureTime(t, name+": start_at", got.StartAt, c.calStart)
+		checkCaptureTime(t, name+": end_at", got.EndAt, c.calEnd)
+		if got.AllDay != c.allDay {
+			t.Errorf("%s: all_day %v, want %v", name, got.AllDay, c.allDay)
+		}
+		if got.Note != c.note {
+			t.Errorf("%s: note %q, want %q", name, got.Note, c.note)
+		}
 	}
 }
 
@@ -336,6 +350,7 @@ func FuzzCapture(f *testing.F) {
 	}
 	f.Add("late 23:00-01:00 #x", false, int64(-50400))
 	f.Add(`a \\ \ \# # ## #한 !high 오후 오후 1시부터`, true, int64(1<<40))
+	f.Add("x 오후 2시~오후 3시 12/3-5 1 hr 30 min p1", false, int64(7200))
 	zones := []*time.Location{mustZone(f, "Asia/Seoul"), mustZone(f, "America/New_York"), mustZone(f, "Asia/Kolkata"), mustZone(f, "America/Santiago"), time.UTC}
 	base := time.Date(2026, 11, 23, 5, 0, 0, 123456789, time.UTC)
 	f.Fuzz(func(t *testing.T, text string, isTask bool, offset int64) {
@@ -352,15 +367,17 @@ func FuzzCapture(f *testing.F) {
 			}
 		}
 		for _, loc := range zones {
-			c, err := ParseCapture(kind, text, now, loc)
-			if err != nil {
-				var fe FieldErrors
-				if !errors.As(err, &fe) || len(fe) != 1 || fe[0].Field != "text" || fe[0].Message == "" {
-					t.Fatalf("%q: refused with %#v, want one problem naming text", text, err)
+			for _, kind := range []Kind{kind, KindCalendarEvent} {
+				c, err := ParseCapture(kind, text, now, loc)
+				if err != nil {
+					var fe FieldErrors
+					if !errors.As(err, &fe) || len(fe) != 1 || fe[0].Field != "text" || fe[0].Message == "" {
+						t.Fatalf("%q: refused with %#v, want one problem naming text", text, err)
+					}
+					continue
 				}
-				continue
+				checkCapture(t, kind, text, now, loc, c, escaped)
 			}
-			checkCapture(t, kind, text, now, loc, c, escaped)
 		}
 	})
 }
@@ -392,7 +409,13 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 	if c.Priority < 0 || c.Priority > 3 {
 		t.Fatalf("%q: priority %d", text, c.Priority)
 	}
-	for _, tm := range []*time.Time{c.StartedAt, c.EndedAt, c.DueAt} {
+	if kind != KindCalendarEvent && (c.StartAt != nil || c.EndAt != nil || c.AllDay) {
+		t.Fatalf("%q: a %s with a calendar span %+v", text, kind, c)
+	}
+	if kind != KindActivityLog && kind != KindCalendarEvent && c.Note != "" {
+		t.Fatalf("%q: a %s with a note %q", text, kind, c.Note)
+	}
+	for _, tm := range []*time.Time{c.StartedAt, c.EndedAt, c.DueAt, c.StartAt, c.EndAt} {
 		if tm != nil && (tm.Location() != time.UTC || !tm.Equal(tm.Truncate(time.Microsecond))) {
 			t.Fatalf("%q: time %s not UTC at microsecond precision", text, tm)
 		}
@@ -424,6 +447,32 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		}
 		if c.EndedAt.After(nowUS) {
 			t.Fatalf("%q in %s: a finished log ends at %s, after now %s", text, loc, c.EndedAt, nowUS)
+		}
+	case KindCalendarEvent:
+		if c.StartedAt != nil || c.EndedAt != nil || c.Duration != 0 || c.DueAt != nil || c.Priority != 0 {
+			t.Fatalf("%q: a calendar entry with another kind's fields %+v", text, c)
+		}
+		if c.Title == "" {
+			t.Fatalf("%q: a calendar entry without a title", text)
+		}
+		if (c.StartAt == nil) != (c.EndAt == nil) {
+			t.Fatalf("%q: one end of a calendar span: %+v", text, c)
+		}
+		if c.StartAt == nil {
+			if c.AllDay {
+				t.Fatalf("%q: all day without days", text)
+			}
+			return
+		}
+		span := c.EndAt.Sub(*c.StartAt)
+		if span < 0 || span > 190*24*time.Hour {
+			t.Fatalf("%q: a calendar span of %v", text, span)
+		}
+		if c.AllDay {
+			s, e := c.StartAt.In(loc), c.EndAt.In(loc)
+			if !c.StartAt.Equal(dayStart(s.Year(), s.Month(), s.Day(), loc)) || !c.EndAt.Equal(dayStart(e.Year(), e.Month(), e.Day(), loc)) || span == 0 {
+				t.Fatalf("%q in %s: all day from %s to %s, not whole local days", text, loc, s, e)
+			}
 		}
 	case KindTask:
 		if c.StartedAt != nil || c.EndedAt != nil || c.Duration != 0 {
@@ -494,6 +543,191 @@ func TestCaptureDurationFromStartNeverEndsInFuture(t *testing.T) {
 		}
 		if fs := fieldsOf(err); len(fs) != 1 || fs[0] != c.field || !strings.Contains(err.Error(), "cannot end in the future") {
 			t.Errorf("%s: %v (%v), want a 422 naming %s", c.body, fs, err, c.field)
+		}
+	}
+}
+
+// how people write time (issue 47, point 4): every phrase it names and its
+// sibling in the other language, with the clock at Monday 23 November
+// 2026, 14:00 in Seoul (16:00 for the ranges of logs, which must have ended).
+const at16 = "2026-11-23T16:00:00+09:00"
+
+var writtenTimeCases = []captureCase{
+	// durations of a log: end now, started that long ago
+	{kind: aLog, text: "focus 30 min", title: "focus", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "집중 30 분", title: "집중", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "focus 30 mins", title: "focus", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "focus 30mins #deep", title: "focus", tag: "deep", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "focus 45 minutes", title: "focus", start: "2026-11-23T13:15:00+09:00", end: captureNow, dur: 45 * time.Minute},
+	{kind: aLog, text: "집중 45분", title: "집중", start: "2026-11-23T13:15:00+09:00", end: captureNow, dur: 45 * time.Minute},
+	{kind: aLog, text: "review 1h30", title: "review", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "리뷰 1시간30", title: "리뷰", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "review 1 hr", title: "review", start: "2026-11-23T13:00:00+09:00", end: captureNow, dur: time.Hour},
+	{kind: aLog, text: "review 2 hours", title: "review", start: "2026-11-23T12:00:00+09:00", end: captureNow, dur: 2 * time.Hour},
+	{kind: aLog, text: "review 1 hr 30 min", title: "review", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "리뷰 1 시간", title: "리뷰", start: "2026-11-23T13:00:00+09:00", end: captureNow, dur: time.Hour},
+	{kind: aLog, text: "회의 90분", title: "회의", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "meeting 90 min", title: "meeting", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "산책 반시간", title: "산책", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "산책 반 시간", title: "산책", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "walk half an hour", title: "walk", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "회의 한시간 반", title: "회의", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "회의 한 시간 반", title: "회의", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "회의 한시간반", title: "회의", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "회의 1시간 반", title: "회의", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "회의 두시간", title: "회의", start: "2026-11-23T12:00:00+09:00", end: captureNow, dur: 2 * time.Hour},
+	{kind: aLog, text: "meeting an hour", title: "meeting", start: "2026-11-23T13:00:00+09:00", end: captureNow, dur: time.Hour},
+	{kind: aLog, text: "meeting 1.5 hours", title: "meeting", start: "2026-11-23T12:30:00+09:00", end: captureNow, dur: 90 * time.Minute},
+	{kind: aLog, text: "회의 30분간", title: "회의", start: "2026-11-23T13:30:00+09:00", end: captureNow, dur: 30 * time.Minute},
+	{kind: aLog, text: "회의 1시간 동안", title: "회의", start: "2026-11-23T13:00:00+09:00", end: captureNow, dur: time.Hour},
+	{kind: aLog, text: "x 25 hours", err: "from 1 minute to 24 hours"},
+	// ranges of a log: a meridiem written once applies to both ends
+	{kind: aLog, now: at16, text: "meeting 2pm-3pm", title: "meeting", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "meeting 2-3pm", title: "meeting", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "meeting 2 - 3 pm", title: "meeting", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "meeting 11-1pm", title: "meeting", start: "2026-11-23T11:00:00+09:00", end: "2026-11-23T13:00:00+09:00"},
+	{kind: aLog, now: at16, text: "회의 14시-15시", title: "회의", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "meeting 14:00-15:00", title: "meeting", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "회의 오후 2시-3시", title: "회의", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "회의 오후 2시~오후 3시", title: "회의", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "회의 오후 2시 - 3시", title: "회의", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00"},
+	{kind: aLog, now: at16, text: "회의 2시부터 3시까지", title: "회의", start: "2026-11-23T14:00:00+09:00", end: "2026-11-23T15:00:00+09:00",
+		note: "Read “2시부터 3시까지” as 14:00–15:00."},
+	{kind: aLog, now: at16, text: "lunch 12-1", title: "lunch", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:00:00+09:00",
+		note: "Read “12-1” as 12:00–13:00."},
+	{kind: aLog, now: at16, text: "점심 12시-1시", title: "점심", start: "2026-11-23T12:00:00+09:00", end: "2026-11-23T13:00:00+09:00",
+		note: "Read “12시-1시” as 12:00–13:00."},
+	{kind: aLog, now: at16, text: "call 9-10", title: "call", start: "2026-11-23T09:00:00+09:00", end: "2026-11-23T10:00:00+09:00",
+		note: "Read “9-10” as 09:00–10:00."},
+	{kind: aLog, now: at16, text: "call 3-4", title: "call", start: "2026-11-23T15:00:00+09:00", end: "2026-11-23T16:00:00+09:00",
+		note: "Read “3-4” as 15:00–16:00."},
+	{kind: aLog, now: at16, text: "통화 9시-10시", title: "통화", start: "2026-11-23T09:00:00+09:00", end: "2026-11-23T10:00:00+09:00"},
+	{kind: aLog, now: at16, text: "late 1:00-2:00", title: "late", start: "2026-11-23T01:00:00+09:00", end: "2026-11-23T02:00:00+09:00"},
+	{kind: aLog, text: "meeting 2pm-3pm", err: "has not ended yet (it ends at 15:00)"},
+	// words the grammar nearly read: refused naming them, never left in the title
+	{kind: aLog, text: "x 30 mns", err: "“30 mns”"},
+	{kind: aLog, text: "x 30mns", err: "“30mns”"},
+	{kind: aLog, text: "x 30 minuts", err: "“30 minuts”"},
+	{kind: aLog, text: "x 2hs", err: "“2hs”"},
+	{kind: aLog, text: "x 30 sec", err: "“30 sec”"},
+	{kind: aLog, text: "x 30초", err: "“30초”"},
+	{kind: aLog, text: "stretch 5-10 min", err: "“5-10 min”"},
+	{kind: aLog, text: "회의 오후 25시", err: "“오후 25시”"},
+	{kind: aTask, text: "전화 오후 3", err: "“오후 3”"},
+	{kind: aTask, text: "call 오후 9:3", err: "“오후 9:3”"},
+	{kind: aCal, text: "x tue 오후 13시", err: "“오후 13시”"},
+	// a number and a word far from every unit is a title
+	{kind: aLog, text: "read 5 parsecs", title: "read 5 parsecs"},
+	{kind: aLog, text: "read 5 pages 2 main points", title: "read 5 pages 2 main points"},
+	{kind: aLog, text: "오후 회의", title: "오후 회의"},
+	{kind: aTask, text: "write 30 mns report", title: "write 30 mns report"}, // a task reads no duration
+	// a task's clock with a separate am/pm, and 반
+	{kind: aTask, text: "call 3 pm", title: "call", due: "2026-11-23T15:00:00+09:00"},
+	{kind: aTask, text: "전화 오후 3시 반", title: "전화", due: "2026-11-23T15:30:00+09:00"},
+	{kind: aTask, text: "전화 내일 12월 1일", err: "two days"},
+	{kind: aTask, text: "전화 12월 1일 오전 9시", title: "전화", due: "2026-12-01T09:00:00+09:00"},
+	// priorities: Todoist's p1 is the highest
+	{kind: aTask, text: "pay rent p1", title: "pay rent", prio: 3},
+	{kind: aTask, text: "pay rent P1", title: "pay rent", prio: 3},
+	{kind: aTask, text: "pay rent p2", title: "pay rent", prio: 2},
+	{kind: aTask, text: "pay rent p3", title: "pay rent", prio: 1},
+	{kind: aTask, text: "pay rent p4", title: "pay rent"},
+	{kind: aTask, text: "월세 내기 p1 내일", title: "월세 내기", prio: 3, due: "2026-11-24T23:59:59.999999+09:00", noTime: true},
+	{kind: aTask, text: "pay rent !high", title: "pay rent", prio: 3},
+	{kind: aTask, text: "pay rent !medium", title: "pay rent", prio: 2},
+	{kind: aTask, text: "pay rent !low", title: "pay rent", prio: 1},
+	{kind: aTask, text: "pay rent p1 !low", err: "two priorities"},
+	{kind: aTask, text: "pay rent p5 p0", title: "pay rent p5 p0"},
+	{kind: aLog, text: "x p1", title: "x p1"},
+	// calendar entries
+	{kind: aCal, text: "Dentist tue 15:00-16:00", title: "Dentist", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T16:00:00+09:00"},
+	{kind: aCal, text: "치과 화요일 15:00-16:00", title: "치과", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T16:00:00+09:00"},
+	{kind: aCal, text: "치과 화요일 오후 3시-4시 #건강", title: "치과", tag: "건강", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T16:00:00+09:00"},
+	{kind: aCal, text: "Dentist tue 3-4pm #health", title: "Dentist", tag: "health", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T16:00:00+09:00"},
+	{kind: aCal, text: "lunch tue 12-1", title: "lunch", calStart: "2026-11-24T12:00:00+09:00", calEnd: "2026-11-24T13:00:00+09:00",
+		note: "Read “12-1” as 12:00–13:00."},
+	{kind: aCal, text: "late show fri 23:00-01:00", title: "late show", calStart: "2026-11-27T23:00:00+09:00", calEnd: "2026-11-28T01:00:00+09:00"},
+	{kind: aCal, text: "Dentist tue 3pm", title: "Dentist", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T16:00:00+09:00"},
+	{kind: aCal, text: "call tue 3pm 30 min", title: "call", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T15:30:00+09:00"},
+	{kind: aCal, text: "통화 화요일 오후 3시 30분간", title: "통화", calStart: "2026-11-24T15:00:00+09:00", calEnd: "2026-11-24T15:30:00+09:00"},
+	{kind: aCal, text: "통화 화요일 오후 3시 30분", title: "통화", calStart: "2026-11-24T15:30:00+09:00", calEnd: "2026-11-24T16:30:00+09:00"},
+	{kind: aCal, text: "standup 9:30", title: "standup", calStart: "2026-11-24T09:30:00+09:00", calEnd: "2026-11-24T10:30:00+09:00"},
+	{kind: aCal, text: "review 15:00-16:00", title: "review", calStart: "2026-11-23T15:00:00+09:00", calEnd: "2026-11-23T16:00:00+09:00"},
+	{kind: aCal, text: "휴가 12/24", title: "휴가", calStart: "2026-12-24T00:00:00+09:00", calEnd: "2026-12-25T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "vacation 12월 24일", title: "vacation", calStart: "2026-12-24T00:00:00+09:00", calEnd: "2026-12-25T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "휴가 12월24일", title: "휴가", calStart: "2026-12-24T00:00:00+09:00", calEnd: "2026-12-25T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "day off tomorrow", title: "day off", calStart: "2026-11-24T00:00:00+09:00", calEnd: "2026-11-25T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "offsite 12/3-12/5", title: "offsite", calStart: "2026-12-03T00:00:00+09:00", calEnd: "2026-12-06T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "offsite 12/3 - 12/5", title: "offsite", calStart: "2026-12-03T00:00:00+09:00", calEnd: "2026-12-06T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "offsite 12/3-5", title: "offsite", calStart: "2026-12-03T00:00:00+09:00", calEnd: "2026-12-06T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "오프사이트 12월 3일~5일", title: "오프사이트", calStart: "2026-12-03T00:00:00+09:00", calEnd: "2026-12-06T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "오프사이트 12월 3일부터 12월 5일까지", title: "오프사이트", calStart: "2026-12-03T00:00:00+09:00", calEnd: "2026-12-06T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "new year 12/30-1/2", title: "new year", calStart: "2026-12-30T00:00:00+09:00", calEnd: "2027-01-03T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "conf 2027-03-01~2027-03-03", title: "conf", calStart: "2027-03-01T00:00:00+09:00", calEnd: "2027-03-04T00:00:00+09:00", allDay: true},
+	{kind: aCal, text: "offsite 12/5-12/3", err: "run backwards"},
+	{kind: aCal, text: "x tue 30 min", err: "no start time"},
+	{kind: aCal, text: "x 12/3-12/5 9:00", err: "two days and a time"},
+	{kind: aCal, text: "x tue 15:00 16:00", err: "two clock times"},
+	{kind: aCal, text: "x tue wed", err: "two days"},
+	{kind: aCal, text: "tue 15:00-16:00 #x", err: "leaves no title"},
+	{kind: aCal, text: "lunch with Kim", title: "lunch with Kim"}, // no time: start_at must come in the body
+	{kind: aCal, text: "x tue 9:00 !high p1", title: "x !high p1", calStart: "2026-11-24T09:00:00+09:00", calEnd: "2026-11-24T10:00:00+09:00"},
+	{kind: aCal, text: "x 12/24", zone: "America/New_York", now: "2026-11-23T05:00:00Z", title: "x",
+		calStart: "2026-12-24T00:00:00-05:00", calEnd: "2026-12-25T00:00:00-05:00", allDay: true},
+}
+
+func init() { captureCases = append(captureCases, writtenTimeCases...) }
+
+// A calendar entry made from a line is the entry made from its fields: the
+// all-day span of its days in the service's zone (even when the line was
+// read in another), the fields of the body winning, and a line with no day
+// or time refused naming text unless start_at comes with it. The note of
+// an ambiguous range reaches the new event, and only its JSON.
+func TestCaptureCalendarNewEvent(t *testing.T) {
+	seoul := mustZone(t, "Asia/Seoul")
+	clock := ts(t, captureNow)
+	for _, c := range []struct {
+		body, tz         string
+		start, end, note string
+		allDay           bool
+		field            string // "" when stored
+	}{
+		{body: `{"kind":"calendar_event","text":"휴가 12/24"}`, start: "2026-12-24T00:00:00+09:00", end: "2026-12-25T00:00:00+09:00", allDay: true},
+		{body: `{"kind":"calendar_event","text":"offsite 12/3-12/5"}`, start: "2026-12-03T00:00:00+09:00", end: "2026-12-06T00:00:00+09:00", allDay: true},
+		{body: `{"kind":"calendar_event","text":"x 12/24"}`, tz: "America/New_York", start: "2026-12-24T00:00:00+09:00", end: "2026-12-25T00:00:00+09:00", allDay: true},
+		{body: `{"kind":"calendar_event","text":"lunch tue 12-1"}`, start: "2026-11-24T12:00:00+09:00", end: "2026-11-24T13:00:00+09:00", note: "Read “12-1” as 12:00–13:00."},
+		{body: `{"kind":"calendar_event","text":"Dentist tue 15:00-16:00","end_at":"2026-11-24T17:00:00+09:00"}`, start: "2026-11-24T15:00:00+09:00", end: "2026-11-24T17:00:00+09:00"},
+		{body: `{"kind":"calendar_event","text":"Dentist tue 15:00","start_at":"2026-11-25T09:00:00+09:00"}`, start: "2026-11-25T09:00:00+09:00", end: "2026-11-24T16:00:00+09:00", field: "end_at"},
+		{body: `{"kind":"calendar_event","text":"lunch with Kim","start_at":"2026-11-25T12:00:00+09:00"}`, start: "2026-11-25T12:00:00+09:00"},
+		{body: `{"kind":"calendar_event","text":"lunch with Kim"}`, field: "text"},
+		{body: `{"kind":"calendar_event","text":"x tue 30 mns"}`, field: "text"},
+	} {
+		in, err := DecodeJSON([]byte(c.body), CreateFields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.tz != "" {
+			in.TextZone = mustZone(t, c.tz)
+		}
+		e, err := in.NewEvent(clock, seoul)
+		if c.field != "" {
+			if fs := fieldsOf(err); len(fs) != 1 || fs[0] != c.field {
+				t.Errorf("%s: %v, want a 422 naming %s", c.body, err, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.body, err)
+			continue
+		}
+		checkCaptureTime(t, c.body+" start_at", e.StartAt, c.start)
+		checkCaptureTime(t, c.body+" end_at", e.EndAt, c.end)
+		if e.AllDay != c.allDay || e.CaptureNote != c.note {
+			t.Errorf("%s: all_day %v note %q, want %v %q", c.body, e.AllDay, e.CaptureNote, c.allDay, c.note)
+		}
+		js := string(e.AppendJSON(nil))
+		if has := strings.Contains(js, `"capture_note":`); has != (c.note != "") {
+			t.Errorf("%s: JSON %s, capture_note present %v, want %v", c.body, js, has, c.note != "")
 		}
 	}
 }

@@ -32,6 +32,10 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		b = append(b, key...)
 		b = f.appendJSON(b, e)
 	}
+	if e.CaptureNote != "" {
+		b = append(b, `,"capture_note":`...)
+		b = AppendJSONString(b, e.CaptureNote)
+	}
 	return append(b, '}')
 }
 

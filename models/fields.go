@@ -53,6 +53,11 @@ type Event struct {
 	UndoTop   *int64    `bun:"undo_top"`
 	CreatedAt time.Time `bun:"created_at,notnull"`
 	UpdatedAt time.Time `bun:"updated_at,notnull"`
+
+	// CaptureNote says how a create's capture text read a word that could
+	// mean more than one thing (Capture.Note). Never stored: only the
+	// answer to that create carries it, as "capture_note".
+	CaptureNote string `bun:"-"`
 }
 
 // Input is the decoded body of a create, a PATCH or a lifecycle operation.
@@ -79,6 +84,8 @@ type Input struct {
 	// is read in (the request's ?tz=), nil for the service's zone.
 	Text     Opt[string]
 	TextZone *time.Location
+	// captureNote is Capture.Note of Text, for the new event.
+	captureNote string
 
 	// StopRunning and Overlap are options of a log's create, never stored
 	// (overlap.go, DESIGN.md "Running logs and overlaps").

@@ -58,6 +58,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		return Event{}, fe
 	}
 	in.copyEditable(&e)
+	e.CaptureNote = in.captureNote
 	e.Source = in.Source.Ptr()
 	e.SourceRef = in.SourceRef.Ptr()
 
