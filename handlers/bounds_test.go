@@ -243,6 +243,10 @@ func boundaryWrites(s *server, zone string) {
 	for _, text := range []string{"t today", "t tomorrow", "t 12/31", "t 9999-12-31", "t 0001-01-01 0:00", "t 월요일 9시", "t 23:59"} {
 		post(`{"kind":"task","text":` + js(text) + `}`)
 	}
+	for _, text := range []string{"c 12/31", "c 12/31-1/1", "c 9999-12-31", "c 9999-12-30~9999-12-31", "c 0001-01-01 0:00-1:00",
+		"c 0001-01-01", "c 9999-12-31 23:00-01:00", "c 9999-12-31 23:30 1h", "c 23:59"} {
+		post(`{"kind":"calendar_event","text":` + js(text) + `}`)
+	}
 
 	task := created(post(`{"kind":"task","title":"to defer"}`))
 	entry := created(post(`{"kind":"calendar_event","title":"to move","start_at":"2026-11-25T09:00:00Z"}`))

@@ -32,13 +32,18 @@ func createZone(c *fiber.Ctx) (*time.Location, error) {
 // localCaptured marks a create whose body had text.
 const localCaptured = "captured"
 
-// understood is the sentence a task's new row carries when it came from a
-// capture text: what the line was read as (due, priority, tag), so a
-// misread shows at once. "" for anything else; a log's row shows its span,
-// duration and tag by itself.
+// understood is the sentence a new row carries when it came from a
+// capture text: for a task, what the line was read as (due, priority,
+// tag), so a misread shows at once; for any kind, how a word that could
+// mean more than one thing was read (the event's CaptureNote, "Read
+// “12-1” as 12:00–13:00."). "" for anything else; a log's row shows its
+// span, duration and tag by itself.
 func (h *Handlers) understood(c *fiber.Ctx, e models.Event) string {
-	if captured, _ := c.Locals(localCaptured).(bool); !captured || e.Kind != models.KindTask {
+	if captured, _ := c.Locals(localCaptured).(bool); !captured {
 		return ""
+	}
+	if e.Kind != models.KindTask {
+		return e.CaptureNote
 	}
 	loc, today := h.svc.Location(), h.today()
 	parts := []string{"no due time (it waits in the Inbox)"}
@@ -55,7 +60,7 @@ func (h *Handlers) understood(c *fiber.Ctx, e models.Event) string {
 	if e.ProjectTag != nil {
 		parts = append(parts, "#"+shown(*e.ProjectTag))
 	}
-	return "Added: " + strings.Join(parts, " · ") + "."
+	return strings.TrimSpace("Added: " + strings.Join(parts, " · ") + ". " + e.CaptureNote)
 }
 
 var priorityWords = map[int]string{1: "low", 2: "medium", 3: "high"}
