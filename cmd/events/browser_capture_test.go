@@ -90,6 +90,26 @@ func testQuickRecordText(t *testing.T, b *browser) {
 	if v := eval[string](p, `document.querySelector('#quick-title').value`); v != "x #a #b" {
 		t.Errorf("after a refusal the line holds %q", v)
 	}
+	// A word the grammar nearly read is named under the line, the line kept.
+	p.setValue("#quick-title", "standup 30 mns")
+	p.keys("\r")
+	p.waitFor("the refusal naming 30 mns", `document.querySelector('#quick-error')?.textContent.includes('“30 mns”')`)
+	if v := eval[string](p, `document.querySelector('#quick-title').value`); v != "standup 30 mns" {
+		t.Errorf("after a refusal the line holds %q", v)
+	}
+	// A range of bare hours is read as the nearest sensible span, and the
+	// new row says so (a range still running is refused, so not the
+	// range of the hour it is now in Seoul).
+	line, read := "lunch 12-1", "Read “12-1” as 12:00–13:00."
+	if seoul, _ := time.LoadLocation(zone); time.Now().In(seoul).Hour() == 12 {
+		line, read = "lunch 9-10", "Read “9-10” as 09:00–10:00."
+	}
+	p.setValue("#quick-title", line)
+	p.keys("\r")
+	p.waitFor("the lunch row at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'lunch'`)
+	if top := p.topRow(); !strings.Contains(top, read) {
+		t.Errorf("the lunch row %q does not say %q", top, read)
+	}
 }
 
 // The task line posts kind=task with text; the new task shows its due
@@ -110,6 +130,12 @@ func testTaskCapture(t *testing.T, b *browser) {
 		if !strings.Contains(top, want) {
 			t.Errorf("the new task row %q lacks %q", top, want)
 		}
+	}
+	p.setValue("#task-text", "Call the bank p1")
+	p.keys("\r")
+	p.waitFor("the p1 task at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Call the bank'`)
+	if top := p.topRow(); !strings.Contains(top, "high priority") {
+		t.Errorf("the p1 task row %q is not of high priority", top)
 	}
 	if kind := eval[string](p, `document.querySelector('#list li.event-row').dataset.kind`); kind != "task" {
 		t.Errorf("the new row is a %s, want a task", kind)
@@ -134,8 +160,8 @@ func testTaskCapture(t *testing.T, b *browser) {
 	p.setValue("#task-text", "tomorrow #home")
 	p.keys("\r")
 	p.waitFor("the refusal in #task-error", `document.querySelector('#task-error')?.textContent.toLowerCase().includes('title')`)
-	if n := len(listAll(t, s.base)); n != 2 {
-		t.Errorf("%d events stored, want 2", n)
+	if n := len(listAll(t, s.base)); n != 3 {
+		t.Errorf("%d events stored, want 3", n)
 	}
 }
 
