@@ -301,8 +301,8 @@ func (p *captureParser) nearMiss(i int) {
 	if p.kind == KindTask {
 		return // a task reads no duration
 	}
-	if phrase, unit, ok := unitNearMiss(w, next); ok {
-		p.err = "reads “" + phrase + "” as no duration: “" + unit + "” is no unit it knows; write 30m, 30 min, 1h, 1 hr, 30분 or 1시간 (or \\" + w + " to keep it in the title)"
+	if phrase, ok := unitNearMiss(w, next); ok {
+		p.err = "cannot read “" + phrase + "” as a duration: write whole minutes or hours, such as 30m, 30 min, 1h, 1 hr, 1.5h, 30분 or 1시간 (or \\" + w + " to keep it in the title)"
 	}
 }
 

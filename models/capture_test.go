@@ -611,6 +611,9 @@ var writtenTimeCases = []captureCase{
 	{kind: aLog, text: "x 2hs", err: "“2hs”"},
 	{kind: aLog, text: "x 30 sec", err: "“30 sec”"},
 	{kind: aLog, text: "x 30초", err: "“30초”"},
+	{kind: aLog, text: "x 1.5 min", err: "“1.5 min”"},
+	{kind: aLog, text: "x 1.5m", err: "“1.5m”"},
+	{kind: aLog, text: "x 2 m 3 h", title: "x 2 m 3 h"}, // a unit of one letter only against its number
 	{kind: aLog, text: "stretch 5-10 min", err: "“5-10 min”"},
 	{kind: aLog, text: "회의 오후 25시", err: "“오후 25시”"},
 	{kind: aTask, text: "전화 오후 3", err: "“오후 3”"},

@@ -471,21 +471,17 @@ func isUnitWord(w string) bool {
 // misspelt minutes or hours unit (`30 mns`, `30mns`, `2hs`, `30 minuts`)
 // or seconds (`30 sec`, `30초`), against the number or as the next word.
 // A word far from every unit (`5 parsecs`, `5 pages`) is none.
-func unitNearMiss(w, next string) (phrase, unit string, ok bool) {
+func unitNearMiss(w, next string) (phrase string, ok bool) {
 	num, p := scanNumber(w, 0)
-	if num == "" || strings.Trim(num, ".") != num {
-		return "", "", false
+	switch {
+	case num == "" || strings.Trim(num, ".") != num:
+		return "", false
+	case p < len(w):
+		return w, nearUnit(w[p:]) || isUnitWord(w[p:]) // 1.5m: no whole minutes
+	case next != "" && (nearUnit(next) || isUnitWord(next) && utf8.RuneCountInString(next) > 1):
+		return w + " " + next, true // 30 mns, 1.5 min
 	}
-	if p < len(w) {
-		if u := w[p:]; nearUnit(u) {
-			return w, u, true
-		}
-		return "", "", false
-	}
-	if next != "" && nearUnit(next) {
-		return w + " " + next, next, true
-	}
-	return "", "", false
+	return "", false
 }
 
 var (
