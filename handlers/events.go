@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -55,11 +56,14 @@ func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
 		c.Status(fiber.StatusCreated)
 		setETag(c, e)
 		r := h.row(e, "")
-		if r.Note = h.understood(c, e); r.Note != "" { // what a task capture line was read as (capture.go)
+		// what a capture line was read as (capture.go)
+		r.Note = h.understood(c, e)
+		if e.Kind == models.KindTask && r.Note != "" {
 			return h.sendCaptured(c, e, r) // where its tab puts it (captureplace.go)
 		}
-		r.Note = overlapNote(made.Overlaps)
-		if r.Note != "" {
+		// a log says both how its line was read and what it overlaps
+		if o := overlapNote(made.Overlaps); o != "" {
+			r.Note = strings.TrimSpace(r.Note + " " + o)
 			r.Fix = newOverlapFix(made.Before, h.svc.Location())
 		}
 		return h.sendRows(c, r, made.Stopped)
