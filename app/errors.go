@@ -43,15 +43,15 @@ func classify(err error) error {
 			if field == "" {
 				field = pgErr.Field('c')
 			}
-			return models.FieldErrors{{Field: field, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
+			return models.FieldErrors{{Field: field, Code: models.CodeStorageRule, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
 		case code == "22021" || code == "22P05":
-			return models.FieldErrors{{Field: "body", Message: "a text field holds a character PostgreSQL cannot store"}}
+			return models.FieldErrors{{Field: "body", Code: models.CodeStorageRule, Message: "a text field holds a character PostgreSQL cannot store"}}
 		case strings.HasPrefix(code, "22"):
 			// A data exception (a time out of range, a bad value for its
 			// type): a value of the request PostgreSQL cannot take, which the
 			// checks before it let through. The client's fault: a 400, never
 			// a 500, and nothing of PostgreSQL's message in the answer.
-			return fmt.Errorf("%w: %w", models.BadRequest("", "a value of the request is outside what the database accepts"), err)
+			return fmt.Errorf("%w: %w", models.BadRequest("", models.CodeBadFormat, "a value of the request is outside what the database accepts"), err)
 		case code == "23505" && pgErr.Field('n') == "event_history_undoes_key":
 			return &models.ConflictError{Reason: "this step was undone already"}
 		case code == "53100":

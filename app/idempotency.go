@@ -86,8 +86,9 @@ type idempotencyRow struct {
 	CreatedAt   time.Time `bun:"created_at,notnull"`
 }
 
-// ErrKeyInFlight: a request with the same Idempotency-Key is still running.
-var errKeyInFlight = &models.ConflictError{Reason: "a request with this Idempotency-Key is still being processed; retry once it has finished"}
+// ErrKeyInFlight: a request with the same Idempotency-Key is still running
+// (409, the problem type idempotency-in-flight).
+var ErrKeyInFlight = &models.ConflictError{Reason: "a request with this Idempotency-Key is still being processed; retry once it has finished"}
 
 // once is the Idempotency-Key of a write and what the write records: the
 // first request with the key runs the write and records record(event), its
@@ -116,14 +117,14 @@ func (o *once) claim(ctx context.Context, tx bun.Tx) (bool, error) {
 		return false, err
 	}
 	if !mine {
-		return false, errKeyInFlight
+		return false, ErrKeyInFlight
 	}
 	var row idempotencyRow
 	err := tx.NewSelect().Model(&row).Where("credential = ? AND key = ?", k.Credential, k.Key).Scan(ctx)
 	switch {
 	case err == nil && row.CreatedAt.After(o.now.Add(-IdempotencyTTL)):
 		if !bytes.Equal(row.Fingerprint, k.Fingerprint[:]) {
-			return false, models.FieldErrors{{Field: "Idempotency-Key", Message: "was sent in the last 24 hours with another request (another address, or another body); use a new key for another change"}}
+			return false, models.FieldErrors{{Field: "Idempotency-Key", Code: models.CodeKeyReused, Message: "was sent in the last 24 hours with another request (another address, or another body); use a new key for another change"}}
 		}
 		o.rec, o.replayed = Recorded{EventID: row.EventID, Status: row.Status, Location: row.Location, ETag: row.ETag, Body: row.Body}, true
 		return true, nil
@@ -171,7 +172,7 @@ func (s *Service) runOnce(ctx context.Context, o *once, out *models.Event, write
 	})
 	var pgErr pgdriver.Error
 	if errors.As(err, &pgErr) && pgErr.Field('C') == "23505" && pgErr.Field('n') == "idempotency_keys_pkey" {
-		return errKeyInFlight // cannot happen under the lock; said plainly if it does
+		return ErrKeyInFlight // cannot happen under the lock; said plainly if it does
 	}
 	if err == nil && !o.replayed {
 		s.purgeIdempotencyKeys(ctx, o.now)

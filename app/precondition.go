@@ -41,7 +41,7 @@ func nextUpdate(prev, now time.Time) (time.Time, error) {
 	}
 	next := prev.Add(time.Microsecond)
 	if !models.InBounds(next) {
-		return prev, models.Invalid("updated_at", "cannot move past the end of the year 9999, so this write could not be told from the last one")
+		return prev, models.Invalid("updated_at", models.CodeOutOfRange, "cannot move past the end of the year 9999, so this write could not be told from the last one")
 	}
 	return next, nil
 }

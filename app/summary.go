@@ -94,15 +94,15 @@ func SummaryWindow(from, to *time.Time, loc *time.Location, now time.Time) (time
 		f = models.DayStart(t, loc, -7)
 	default:
 		if !from.Before(*to) {
-			return f, t, models.BadRequest("from", "must be before to")
+			return f, t, models.BadRequest("from", models.CodeOutOfRange, "must be before to")
 		}
 		f, t = models.DayStart(*from, loc, 0), ceilDay(*to, loc)
 	}
 	if y1, y2 := f.UTC().Year(), t.UTC().Year(); y1 < 1 || y2 > 9999 {
-		return f, t, models.BadRequest("from", "the window must lie in the years 0001 to 9999")
+		return f, t, models.BadRequest("from", models.CodeOutOfRange, "the window must lie in the years 0001 to 9999")
 	}
 	if limit := models.DayStart(f, loc, MaxSummaryDays); t.After(limit) {
-		return f, t, models.BadRequest("to", "a summary covers at most %d days", MaxSummaryDays)
+		return f, t, models.BadRequest("to", models.CodeOutOfRange, "a summary covers at most %d days", MaxSummaryDays)
 	}
 	return f, t, nil
 }

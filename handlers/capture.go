@@ -20,11 +20,11 @@ func createZone(c *fiber.Ctx) (*time.Location, error) {
 		return nil, err
 	}
 	if len(q["tz"]) > 1 {
-		return nil, models.BadRequest("tz", "appears more than once")
+		return nil, models.BadRequest("tz", models.CodeRepeated, "appears more than once")
 	}
 	loc, err := models.LoadZone(q.Get("tz"))
 	if err != nil {
-		return nil, models.BadRequest("tz", "%s", err)
+		return nil, models.BadRequest("tz", models.CodeBadFormat, "%s", err)
 	}
 	return loc, nil
 }

@@ -27,12 +27,12 @@ func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, erro
 		}
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
-			return models.Input{}, models.BadRequest("", "the form body does not parse: %s", err)
+			return models.Input{}, models.BadRequest("", models.CodeBadFormat, "the form body does not parse: %s", err)
 		}
 		return models.DecodeForm(form, set, h.svc.Location())
 	case "":
 		if len(body) == 0 {
-			return models.Input{}, models.BadRequest("", "the body is empty: send a JSON object")
+			return models.Input{}, models.BadRequest("", models.CodeBadFormat, "the body is empty: send a JSON object")
 		}
 	}
 	return models.Input{}, models.ErrUnsupportedMediaType

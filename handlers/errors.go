@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -12,7 +13,8 @@ import (
 	"events/models"
 )
 
-// problem is an RFC 9457 problem details body.
+// problem is an RFC 9457 problem details body. Type is the URI of one of
+// the problem types (problems.go), each entry of Errors carries a code.
 type problem struct {
 	Type       string              `json:"type"`
 	Title      string              `json:"title"`
@@ -31,9 +33,19 @@ type problem struct {
 const MaxNamedFields = 20
 
 // problemFor maps an error to its status and problem; this is the only place
-// an error picks its status.
+// an error picks its status and its problem type. A new kind of refusal
+// gets a case here and a type in problems.go.
 func problemFor(err error) problem {
-	p := problem{Type: "about:blank", Errors: []models.FieldError{}}
+	// Every constructor of a field error takes a code; a literal without
+	// one fails TestEveryFieldErrorHasACode, and an answer without one
+	// fails the test that made it (the document's enum, checkAPI).
+	p := problemOf(err)
+	p.Title = statusTitle(p.Status)
+	return p
+}
+
+func problemOf(err error) problem {
+	p := problem{Errors: []models.FieldError{}}
 	var (
 		bad     *models.BadRequestError
 		conf    *models.ConflictError
@@ -47,20 +59,22 @@ func problemFor(err error) problem {
 	)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
-		p.Status, p.Detail = fiber.StatusNotFound, "There is no such event."
+		p.Type, p.Status, p.Detail = typeNotFound.URI(), fiber.StatusNotFound, "There is no such event."
 	case errors.As(err, &bad):
-		p.Status, p.Detail = fiber.StatusBadRequest, bad.Error()
+		p.Type, p.Status, p.Detail = typeMalformed.URI(), fiber.StatusBadRequest, bad.Error()
 		if bad.Field != "" {
-			p.Errors = append(p.Errors, models.FieldError{Field: bad.Field, Message: bad.Reason})
+			p.Errors = append(p.Errors, models.FieldError{Field: bad.Field, Code: bad.Code, Message: bad.Reason})
 		}
 	case errors.Is(err, models.ErrUnsupportedMediaType):
-		p.Status, p.Detail = fiber.StatusUnsupportedMediaType, err.Error()
+		p.Type, p.Status, p.Detail = typeUnsupportedMediaType.URI(), fiber.StatusUnsupportedMediaType, err.Error()
+	case errors.Is(err, app.ErrKeyInFlight): // before ConflictError, which it is
+		p.Type, p.Status, p.Detail = typeIdempotencyInFlight.URI(), fiber.StatusConflict, err.Error()
 	case errors.As(err, &conf):
-		p.Status, p.Detail = fiber.StatusConflict, conf.Reason
+		p.Type, p.Status, p.Detail = typeIllegalTransition.URI(), fiber.StatusConflict, conf.Reason
 	case errors.As(err, &over):
-		p.Status, p.Detail, p.Overlaps = fiber.StatusConflict, over.Reason, over.Overlaps
+		p.Type, p.Status, p.Detail, p.Overlaps = typeOverlap.URI(), fiber.StatusConflict, over.Reason, over.Overlaps
 	case errors.As(err, &dup):
-		p.Status, p.Detail, p.ExistingID = fiber.StatusConflict, dup.Error(), &dup.ExistingID
+		p.Type, p.Status, p.Detail, p.ExistingID = typeDuplicateSource.URI(), fiber.StatusConflict, dup.Error(), &dup.ExistingID
 	case errors.As(err, &field):
 		// A body of thousands of unknown keys is named in part: the answer
 		// and the log stay small whatever the body holds.
@@ -68,31 +82,34 @@ func problemFor(err error) problem {
 		if len(named) > MaxNamedFields {
 			named, p.more = named[:MaxNamedFields], len(field)-MaxNamedFields
 		}
-		p.Status, p.Errors = fiber.StatusUnprocessableEntity, named
+		p.Type, p.Status, p.Errors = typeValidation.URI(), fiber.StatusUnprocessableEntity, named
+		if slices.ContainsFunc(field, func(e models.FieldError) bool { return e.Code == models.CodeKeyReused }) {
+			p.Type = typeIdempotencyMismatch.URI()
+		}
 		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + named.Error()
 		if p.more > 0 {
 			p.Detail += "; and " + strconv.Itoa(p.more) + " more"
 		}
 	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
-		p.Status = fiber.StatusPreconditionFailed
+		p.Type, p.Status = typeStalePrecondition.URI(), fiber.StatusPreconditionFailed
 		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
 	case errors.Is(err, app.ErrDiskFull):
-		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 30
+		p.Type, p.Status, p.RetryAfter = typeUnavailable.URI(), fiber.StatusServiceUnavailable, 30
 		p.Detail = "The database's disk is full, so nothing can be saved until space is freed on the server; reading goes on while the database runs. Try again later."
 	case errors.As(err, &wait): // before errBusy, which it wraps
-		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, max(wait.after, 1)
+		p.Type, p.Status, p.RetryAfter = typeOverloaded.URI(), fiber.StatusServiceUnavailable, max(wait.after, 1)
 		p.Detail = "Many logins are being tried, so each waits its turn; the password was not checked. Try again in " + plural(p.RetryAfter, "second") + "."
 	case errors.As(err, &exports): // before errBusy, which it wraps
-		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, exportRetryAfter
+		p.Type, p.Status, p.RetryAfter = typeOverloaded.URI(), fiber.StatusServiceUnavailable, exportRetryAfter
 		p.Detail = "The service runs at most " + strconv.Itoa(exports.max) + " exports at once, and that many are running; nothing was done. Try again when one has finished."
 	case errors.Is(err, errBusy):
-		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, busyRetryAfter
+		p.Type, p.Status, p.RetryAfter = typeOverloaded.URI(), fiber.StatusServiceUnavailable, busyRetryAfter
 		p.Detail = "The service is busy with other requests; nothing was done. Try again in a moment."
 	case errors.Is(err, app.ErrUnavailable):
-		p.Status, p.RetryAfter = fiber.StatusServiceUnavailable, 5
+		p.Type, p.Status, p.RetryAfter = typeUnavailable.URI(), fiber.StatusServiceUnavailable, 5
 		p.Detail = "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
-		p.Status, p.Detail = ferr.Code, ferr.Message
+		p.Type, p.Status, p.Detail = typeOfStatus(ferr.Code).URI(), ferr.Code, ferr.Message
 		switch ferr.Code {
 		case fiber.StatusNotFound:
 			p.Detail = "There is nothing at this address."
@@ -102,9 +119,8 @@ func problemFor(err error) problem {
 			p.Detail = "The request's head (its headers, cookies included) is larger than " + strconv.Itoa((HeadLimit-8<<10)>>10) + " KiB."
 		}
 	default:
-		p.Status, p.Detail = fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
+		p.Type, p.Status, p.Detail = typeInternal.URI(), fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
 	}
-	p.Title = statusTitle(p.Status)
 	return p
 }
 

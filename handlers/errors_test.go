@@ -558,7 +558,7 @@ func TestDatabaseUnreachable503(t *testing.T) {
 			ctype = jsonType
 		}
 		a := send(t, f, tt.method, tt.target, ctype, tt.body)
-		p := a.problem(t, http.StatusServiceUnavailable)
+		p := a.typed(t, http.StatusServiceUnavailable, "unavailable")
 		if strings.Contains(p.Detail, "127.0.0.1") || strings.Contains(p.Detail, "refused") {
 			t.Errorf("%s: the detail leaks the cause: %q", a, p.Detail)
 		}

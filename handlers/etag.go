@@ -81,7 +81,7 @@ func parseIfMatch(s string, m *app.IfMatch) error {
 // weak (W/). A value that is neither is 400 naming the header.
 func parseTags(header, s string, tag func(t string, weak bool)) (bool, error) {
 	bad := func(why string) error {
-		return models.BadRequest(header, "%s: send * or entity tags as the ETag header gave them, such as \"12.1795400000123456\"", why)
+		return models.BadRequest(header, models.CodeBadFormat, "%s: send * or entity tags as the ETag header gave them, such as \"12.1795400000123456\"", why)
 	}
 	s = strings.Trim(s, " \t")
 	if s == "*" {

@@ -72,14 +72,14 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	}
 	name := values.Get("format")
 	if len(values["format"]) > 1 {
-		return models.BadRequest("format", "appears more than once")
+		return models.BadRequest("format", models.CodeRepeated, "appears more than once")
 	}
 	if name == "" {
 		name = "csv"
 	}
 	format, ok := exportFormats[name]
 	if !ok {
-		return models.BadRequest("format", "must be csv or ndjson")
+		return models.BadRequest("format", models.CodeBadFormat, "must be csv or ndjson")
 	}
 	values.Del("format")
 	formulas, err := exportFormulas(values, name)
@@ -156,7 +156,7 @@ func exportFormulas(values url.Values, format string) (models.CSVFormulas, error
 		return models.CSVFormulasEscaped, nil
 	}
 	if len(values["formulas"]) > 1 {
-		return 0, models.BadRequest("formulas", "appears more than once")
+		return 0, models.BadRequest("formulas", models.CodeRepeated, "appears more than once")
 	}
 	var f models.CSVFormulas
 	switch values.Get("formulas") {
@@ -165,10 +165,10 @@ func exportFormulas(values url.Values, format string) (models.CSVFormulas, error
 	case "raw":
 		f = models.CSVFormulasRaw
 	default:
-		return 0, models.BadRequest("formulas", "must be escaped (the default: a cell that begins with =, +, -, @, a tab or a carriage return gets a leading ') or raw (every cell as stored)")
+		return 0, models.BadRequest("formulas", models.CodeBadFormat, "must be escaped (the default: a cell that begins with =, +, -, @, a tab or a carriage return gets a leading ') or raw (every cell as stored)")
 	}
 	if format != "csv" {
-		return 0, models.BadRequest("formulas", "is for a CSV export only: NDJSON holds JSON strings, which no spreadsheet runs")
+		return 0, models.BadRequest("formulas", models.CodeConflictingFields, "is for a CSV export only: NDJSON holds JSON strings, which no spreadsheet runs")
 	}
 	return f, nil
 }
@@ -181,7 +181,7 @@ func exportBOM(values url.Values, format string) (bool, error) {
 		return true, nil
 	}
 	if len(values["bom"]) > 1 {
-		return false, models.BadRequest("bom", "appears more than once")
+		return false, models.BadRequest("bom", models.CodeRepeated, "appears more than once")
 	}
 	var bom bool
 	switch values.Get("bom") {
@@ -189,10 +189,10 @@ func exportBOM(values url.Values, format string) (bool, error) {
 		bom = true
 	case "0":
 	default:
-		return false, models.BadRequest("bom", "must be 1 (the default: the file begins with the UTF-8 byte-order mark, so spreadsheet programs read it as UTF-8) or 0 (no mark)")
+		return false, models.BadRequest("bom", models.CodeBadFormat, "must be 1 (the default: the file begins with the UTF-8 byte-order mark, so spreadsheet programs read it as UTF-8) or 0 (no mark)")
 	}
 	if format != "csv" {
-		return false, models.BadRequest("bom", "is for a CSV export only: NDJSON never begins with a byte-order mark")
+		return false, models.BadRequest("bom", models.CodeConflictingFields, "is for a CSV export only: NDJSON never begins with a byte-order mark")
 	}
 	return bom, nil
 }

@@ -225,7 +225,8 @@ func TestExportsCannotStarveTheOwner(t *testing.T) {
 			b, _ := io.ReadAll(res.Body)
 			refused++
 			if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "10" ||
-				res.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(b), "at most 2 exports at once") {
+				res.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(b), "at most 2 exports at once") ||
+				!strings.Contains(string(b), `"type":"/problems/overloaded"`) {
 				problems = append(problems, res.Status+" Retry-After "+res.Header.Get("Retry-After")+" "+string(b))
 			}
 		}()

@@ -444,7 +444,7 @@ func TestDatabaseFaultNamesTheFullDisk(t *testing.T) {
 	}
 	for _, target := range []string{"/api/events", "/readyz"} {
 		a := send(t, f, "GET", target, "", "")
-		if p := a.problem(t, http.StatusServiceUnavailable); !strings.Contains(p.Detail, "disk is full") || a.Header.Get("Retry-After") != "30" {
+		if p := a.typed(t, http.StatusServiceUnavailable, "unavailable"); !strings.Contains(p.Detail, "disk is full") || a.Header.Get("Retry-After") != "30" {
 			t.Errorf("%s with the disk full: %s, Retry-After %q", target, p.Detail, a.Header.Get("Retry-After"))
 		}
 	}

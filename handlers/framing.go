@@ -54,5 +54,5 @@ func strictFraming(c *fiber.Ctx) error {
 
 func refuseFraming(c *fiber.Ctx, detail string) error {
 	lingerOnClose(c)
-	return models.BadRequest("", "%s", detail)
+	return models.BadRequest("", models.CodeBadFormat, "%s", detail)
 }

@@ -187,6 +187,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
+	route(f, "/problems/:type", map[string]fiber.Handler{"GET": problemPage}) // the pages of the problem types (problems.go)
 
 	// Without a password or a token, only this machine is served (auth.go).
 	f.Use(h.loopbackOnly)

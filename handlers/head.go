@@ -26,7 +26,7 @@ func strictHead(c *fiber.Ctx) error {
 			"the header block is "+strconv.Itoa(n)+" bytes, over "+strconv.Itoa(HeaderBlockLimit))
 	}
 	if n := len(h.PeekAll(fiber.HeaderAuthorization)); n > 1 {
-		return models.BadRequest(fiber.HeaderAuthorization, "is sent %d times; send one credential", n)
+		return models.BadRequest(fiber.HeaderAuthorization, models.CodeBadFormat, "is sent %d times; send one credential", n)
 	}
 	return c.Next()
 }

@@ -279,9 +279,19 @@ type problem struct {
 	Detail string `json:"detail"`
 	Errors []struct {
 		Field   string `json:"field"`
+		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"errors"`
 	ExistingID *int64 `json:"existing_id"`
+}
+
+// codes lists the field and code of each error, "field:code".
+func (p problem) codes() []string {
+	out := make([]string, len(p.Errors))
+	for i, e := range p.Errors {
+		out[i] = e.Field + ":" + e.Code
+	}
+	return out
 }
 
 func (p problem) fields() []string {
@@ -358,6 +368,27 @@ var statusTitles = map[int]string{
 	503: "Service Unavailable",
 }
 
+// problemTypeOfStatus are the problem types each status is sent with
+// (handlers/problems.go; TestRefusalsNameTheirTypeAndCodes tells those of
+// one status apart).
+var problemTypeOfStatus = map[int][]string{
+	400: {"/problems/malformed"},
+	401: {"/problems/unauthenticated"},
+	403: {"/problems/forbidden"},
+	404: {"/problems/not-found"},
+	405: {"/problems/method-not-allowed"},
+	408: {"/problems/request-timeout"},
+	409: {"/problems/illegal-transition", "/problems/duplicate-source", "/problems/overlap", "/problems/idempotency-in-flight"},
+	412: {"/problems/stale-precondition"},
+	413: {"/problems/too-large"},
+	415: {"/problems/unsupported-media-type"},
+	422: {"/problems/validation", "/problems/idempotency-mismatch"},
+	429: {"/problems/rate-limited"},
+	431: {"/problems/too-large"},
+	500: {"/problems/internal"},
+	503: {"/problems/overloaded", "/problems/unavailable"},
+}
+
 // problem checks an RFC 9457 answer of the status, naming exactly the fields
 // given (in any order), and returns it.
 func (a answer) problem(t *testing.T, status int, fields ...string) problem {
@@ -377,8 +408,8 @@ func (a answer) problem(t *testing.T, status int, fields ...string) problem {
 	}
 	var p problem
 	decode(t, a, &p)
-	if p.Type != "about:blank" {
-		t.Errorf("%s: type = %q, want about:blank", a, p.Type)
+	if want, ok := problemTypeOfStatus[status]; !slices.Contains(want, p.Type) || !ok {
+		t.Errorf("%s: type = %q, want one of %q", a, p.Type, want)
 	}
 	if want := statusTitles[status]; p.Title != want {
 		t.Errorf("%s: title = %q, want %q", a, p.Title, want)
@@ -402,6 +433,9 @@ func (a answer) problem(t *testing.T, status int, fields ...string) problem {
 	for _, e := range p.Errors {
 		if e.Message == "" {
 			t.Errorf("%s: the error of %q has no message", a, e.Field)
+		}
+		if e.Code == "" {
+			t.Errorf("%s: the error of %q has no code", a, e.Field)
 		}
 	}
 	return p

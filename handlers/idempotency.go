@@ -33,15 +33,18 @@ func idempotencyKey(c *fiber.Ctx) (string, error) {
 		return "", nil
 	case 1:
 	default:
-		return "", models.BadRequest(headerIdempotencyKey, "is sent %d times; send it once", len(values))
+		return "", models.BadRequest(headerIdempotencyKey, models.CodeRepeated, "is sent %d times; send it once", len(values))
 	}
 	key := values[0]
-	if len(key) < 1 || len(key) > 255 {
-		return "", models.BadRequest(headerIdempotencyKey, "must be 1 to 255 visible ASCII characters; it has %d", len(key))
+	if len(key) == 0 {
+		return "", models.BadRequest(headerIdempotencyKey, models.CodeRequired, "must be 1 to 255 visible ASCII characters; it has %d", len(key))
+	}
+	if len(key) > 255 {
+		return "", models.BadRequest(headerIdempotencyKey, models.CodeTooLong, "must be 1 to 255 visible ASCII characters; it has %d", len(key))
 	}
 	for _, b := range key {
 		if b < 0x21 || b > 0x7e {
-			return "", models.BadRequest(headerIdempotencyKey, "must be 1 to 255 visible ASCII characters (no spaces, no controls, no other letters)")
+			return "", models.BadRequest(headerIdempotencyKey, models.CodeBadFormat, "must be 1 to 255 visible ASCII characters (no spaces, no controls, no other letters)")
 		}
 	}
 	return string(key), nil // a copy: the header's bytes are fasthttp's

@@ -161,7 +161,7 @@ func TestIdempotencyKeyRepeatWhileRunningIs409(t *testing.T) {
 		return n > 0
 	})
 	start := time.Now()
-	s.json("POST", "/api/events", body, keyed, "slow").problem(t, http.StatusConflict)
+	s.json("POST", "/api/events", body, keyed, "slow").typed(t, http.StatusConflict, "idempotency-in-flight")
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the 409 took %s: the repeat waited for the first", d)
 	}

@@ -82,13 +82,13 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	name := "today"
 	for key, v := range values {
 		if key != "tab" || len(v) != 1 {
-			return models.BadRequest(key, "is not a parameter of this page; it takes tab once")
+			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of this page; it takes tab once")
 		}
 		name = v[0]
 	}
 	current, ok := findTab(name)
 	if !ok {
-		return models.BadRequest("tab", "must be one of %s", tabNames())
+		return models.BadRequest("tab", models.CodeBadFormat, "must be one of %s", tabNames())
 	}
 	var slots rowSlots
 	view, _, err := h.tabView(c, &slots, current)
@@ -171,11 +171,11 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 	var kind models.Kind
 	for key, v := range values {
 		if key != "kind" || len(v) != 1 {
-			return models.BadRequest(key, "is not a parameter of this page; it takes kind once")
+			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of this page; it takes kind once")
 		}
 		kind = models.Kind(v[0])
 		if !kind.Valid() {
-			return models.BadRequest("kind", "must be task, calendar_event or activity_log")
+			return models.BadRequest("kind", models.CodeBadFormat, "must be task, calendar_event or activity_log")
 		}
 	}
 	page := newPage{chrome: h.chrome(c, "New event"), Kinds: kindChoices(kind)}

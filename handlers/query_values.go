@@ -20,15 +20,15 @@ import (
 func queryValues(c *fiber.Ctx) (url.Values, error) {
 	q, err := url.ParseQuery(string(c.Request().URI().QueryString()))
 	if err != nil {
-		return nil, models.BadRequest("", "the query string does not parse: %s", err)
+		return nil, models.BadRequest("", models.CodeBadFormat, "the query string does not parse: %s", err)
 	}
 	for name, vs := range q {
 		if !plainText(name) {
-			return nil, models.BadRequest("", "a parameter's name is not UTF-8 text without control characters")
+			return nil, models.BadRequest("", models.CodeBadFormat, "a parameter's name is not UTF-8 text without control characters")
 		}
 		for _, v := range vs {
 			if !plainText(v) {
-				return nil, models.BadRequest(name, "must be UTF-8 text without control characters")
+				return nil, models.BadRequest(name, models.CodeControlCharacter, "must be UTF-8 text without control characters")
 			}
 		}
 	}
@@ -51,5 +51,5 @@ func noQuery(c *fiber.Ctx) error {
 		return nil
 	}
 	names := slices.Sorted(maps.Keys(q))
-	return models.BadRequest(names[0], "is not a parameter of this address (it takes none)")
+	return models.BadRequest(names[0], models.CodeUnknownField, "is not a parameter of this address (it takes none)")
 }

@@ -44,15 +44,15 @@ func windowParams(values url.Values, loc *time.Location, api bool) (from, to *ti
 	}
 	for name, vs := range values {
 		if name != "from" && name != "to" && (name != "tz" || !api) {
-			return nil, nil, nil, models.BadRequest(name, "is not a parameter here (it takes %s)", allowed)
+			return nil, nil, nil, models.BadRequest(name, models.CodeUnknownField, "is not a parameter here (it takes %s)", allowed)
 		}
 		if len(vs) > 1 {
-			return nil, nil, nil, models.BadRequest(name, "appears more than once")
+			return nil, nil, nil, models.BadRequest(name, models.CodeRepeated, "appears more than once")
 		}
 	}
 	if values.Has("tz") {
 		if zone, err = models.LoadZone(values.Get("tz")); err != nil {
-			return nil, nil, nil, models.BadRequest("tz", "%s", err)
+			return nil, nil, nil, models.BadRequest("tz", models.CodeBadFormat, "%s", err)
 		}
 	}
 	var read *time.Location // the API: RFC 3339 only
@@ -67,12 +67,12 @@ func windowParams(values url.Values, loc *time.Location, api bool) (from, to *ti
 			continue
 		}
 		v := values.Get(p.name)
-		t, msg := models.ParseTime(v, read)
+		t, code, msg := models.ParseTime(v, read)
 		if msg != "" {
 			if strings.Contains(v, " ") {
 				msg += " (a + in a query must be sent as %2B, e.g. with curl -G --data-urlencode)"
 			}
-			return nil, nil, nil, models.BadRequest(p.name, "%s", msg)
+			return nil, nil, nil, models.BadRequest(p.name, code, "%s", msg)
 		}
 		*p.dst = &t
 	}

@@ -29,7 +29,7 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 	}
 	for key, v := range values {
 		if key != "q" || len(v) != 1 {
-			return models.BadRequest(key, "is not a parameter of this page; it takes q once")
+			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of this page; it takes q once")
 		}
 	}
 	q := values.Get("q")

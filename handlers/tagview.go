@@ -60,12 +60,12 @@ func appendDuration(b []byte, d time.Duration) []byte {
 func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
 	for key, v := range values {
 		if key != "project_tag" || len(v) != 1 {
-			return models.BadRequest(key, "is not a parameter of a tag's listing; it takes project_tag once")
+			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of a tag's listing; it takes project_tag once")
 		}
 	}
 	tag := values.Get("project_tag")
 	if tag == "" {
-		return models.BadRequest("project_tag", "must name a tag")
+		return models.BadRequest("project_tag", models.CodeRequired, "must name a tag")
 	}
 	l := listings[slices.IndexFunc(listings, func(l listing) bool { return l.Name == models.ListEvents })]
 	q := url.Values{"project_tag": {tag}}

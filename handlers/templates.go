@@ -66,6 +66,7 @@ func newEngine(loc *time.Location, static *assets) (*html.Engine, error) {
 		"pages/detail":           detailPage{chrome: page, Detail: detail, History: history},
 		"pages/new":              newPage{chrome: page, Kinds: kindChoices(models.KindTask), Form: &form},
 		"pages/error":            errorPage{chrome: page, Problem: problemFor(models.ErrNotFound)},
+		"pages/problem_type":     problemTypePage{Type: typeValidation, Statuses: "422", Codes: models.Codes()},
 		"pages/login":            loginPage{chrome: page, Next: "/events", Message: "m"},
 		"pages/notes":            page,
 		"pages/review":           sampleReview(page, loc),

@@ -91,7 +91,7 @@ func checkBounds(e *Event, fe *FieldErrors) {
 			continue
 		}
 		if t := f.Time(e); t != nil && !InBounds(*t) {
-			fe.add(f.Name, "%s; it would be %s", boundsReason, describeOutOfBounds(*t))
+			fe.add(f.Name, CodeOutOfRange, "%s; it would be %s", boundsReason, describeOutOfBounds(*t))
 		}
 	}
 }
@@ -115,7 +115,7 @@ func checkStepBounds(n *Event, changes map[string]Change) error {
 			continue
 		}
 		if t := *n.timeField(name); t != nil && !InBounds(*t) {
-			fe.add(name, "%s; it would be %s", boundsReason, describeOutOfBounds(*t))
+			fe.add(name, CodeOutOfRange, "%s; it would be %s", boundsReason, describeOutOfBounds(*t))
 		}
 	}
 	if len(fe) > 0 {

@@ -138,7 +138,7 @@ type Capture struct {
 func ParseCapture(kind Kind, text string, now time.Time, loc *time.Location) (Capture, error) {
 	var fe FieldErrors
 	if kind != KindActivityLog && kind != KindTask && kind != KindCalendarEvent {
-		fe.add("text", "is read only for a task, a calendar_event or an activity_log")
+		fe.add("text", CodeNotAllowedForKind, "is read only for a task, a calendar_event or an activity_log")
 		return Capture{}, fe
 	}
 	checkText(&fe, "text", text, MaxCaptureText, true)
@@ -155,13 +155,13 @@ func ParseCapture(kind Kind, text string, now time.Time, loc *time.Location) (Ca
 		p.calendar()
 	}
 	if p.err != "" {
-		fe.add("text", "%s", p.err)
+		fe.add("text", CodeAmbiguousText, "%s", p.err)
 		return Capture{}, fe
 	}
 	c := p.c
 	c.Title = strings.Join(p.title, " ")
 	if c.Title == "" && kind != KindActivityLog {
-		fe.add("text", "leaves no title: a %s needs words besides its day, time, tag and priority", kind)
+		fe.add("text", CodeAmbiguousText, "leaves no title: a %s needs words besides its day, time, tag and priority", kind)
 		return Capture{}, fe
 	}
 	return c, nil

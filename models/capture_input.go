@@ -23,7 +23,7 @@ import "time"
 func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *FieldErrors) bool {
 	switch {
 	case in.Title.Set:
-		fe.add("text", "cannot be sent with title: send the line as text, or the fields themselves")
+		fe.add("text", CodeConflictingFields, "cannot be sent with title: send the line as text, or the fields themselves")
 		return false
 	case kind == "":
 		return true // kind is required; its error is enough
@@ -37,7 +37,7 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 		if e, ok := err.(FieldErrors); ok {
 			*fe = append(*fe, e...)
 		} else {
-			fe.add("text", "%s", err)
+			fe.add("text", CodeAmbiguousText, "%s", err)
 		}
 		return false
 	}
@@ -57,7 +57,7 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 	case KindCalendarEvent:
 		if c.StartAt == nil {
 			if !in.StartAt.Set {
-				fe.add("text", "names no day or time, and start_at is not given: a calendar_event needs one (tue 15:00, 12/24)")
+				fe.add("text", CodeRequired, "names no day or time, and start_at is not given: a calendar_event needs one (tue 15:00, 12/24)")
 				return false
 			}
 			return true
@@ -99,7 +99,7 @@ func (in *Input) applyCapture(kind Kind, now time.Time, loc *time.Location, fe *
 				// a duration carried from an explicit start: a finished
 				// log never ends in the future (DESIGN.md, Capture text);
 				// past 9999, the bounds say so, naming ended_at
-				fe.add("text", "the duration %s from started_at ends at %s, after now: a finished log cannot end in the future (send status in_progress for a running one)",
+				fe.add("text", CodeInTheFuture, "the duration %s from started_at ends at %s, after now: a finished log cannot end in the future (send status in_progress for a running one)",
 					c.Duration, FormatTime(end))
 				return false
 			}

@@ -11,7 +11,8 @@ var ErrNotFound = errors.New("no such event")
 
 // BadRequestError is a body or a query value that does not parse (400).
 type BadRequestError struct {
-	Field  string // the query parameter, when one is at fault
+	Field  string // the query parameter (or header), when one is at fault
+	Code   Code   // why the Field is at fault: the code of the problem's error entry
 	Reason string
 }
 
@@ -22,9 +23,12 @@ func (e *BadRequestError) Error() string {
 	return e.Reason
 }
 
-// BadRequest returns a *BadRequestError.
-func BadRequest(field, format string, args ...any) error {
-	return &BadRequestError{Field: field, Reason: fmt.Sprintf(format, args...)}
+// BadRequest returns a *BadRequestError. A field names a parameter (or a
+// header) at fault, and the answer lists it with the code; without one
+// ("", the body or the request as a whole) the code is not sent: pass
+// CodeBadFormat.
+func BadRequest(field string, code Code, format string, args ...any) error {
+	return &BadRequestError{Field: field, Code: code, Reason: fmt.Sprintf(format, args...)}
 }
 
 // ErrUnsupportedMediaType: a body that is neither JSON nor a form (415).
@@ -42,9 +46,13 @@ func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("an event with this source and source_ref is already stored (id %d)", e.ExistingID)
 }
 
-// FieldError is one field's problem.
+// FieldError is one field's problem: its stable code (models/problems.go)
+// and a sentence. Make it with Invalid or FieldErrors.add; a literal must
+// name its Code (TestEveryFieldErrorHasACode reads the source for one
+// without).
 type FieldError struct {
 	Field   string `json:"field"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 }
 
@@ -60,13 +68,13 @@ func (fe FieldErrors) Error() string {
 }
 
 // add appends a problem; a field keeps only its first problem.
-func (fe *FieldErrors) add(field, format string, args ...any) {
+func (fe *FieldErrors) add(field string, code Code, format string, args ...any) {
 	for _, e := range *fe {
 		if e.Field == field {
 			return
 		}
 	}
-	*fe = append(*fe, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	*fe = append(*fe, FieldError{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 // has reports whether field already has a problem.
@@ -88,8 +96,8 @@ func (fe FieldErrors) err() error {
 }
 
 // Invalid returns a FieldErrors with one problem.
-func Invalid(field, format string, args ...any) error {
+func Invalid(field string, code Code, format string, args ...any) error {
 	var fe FieldErrors
-	fe.add(field, format, args...)
+	fe.add(field, code, format, args...)
 	return fe
 }

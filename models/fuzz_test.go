@@ -232,7 +232,7 @@ func checkAnswer(t *testing.T, e Event) {
 			if !answerTime.MatchString(s) {
 				t.Fatalf("%s: %q is not an answer time", k, s)
 			}
-			if _, msg := ParseTime(s, nil); msg != "" {
+			if _, _, msg := ParseTime(s, nil); msg != "" {
 				t.Fatalf("%s: %q does not parse back: %s", k, s, msg)
 			}
 		}

@@ -65,28 +65,29 @@ func KnownName(name string) bool {
 	return false
 }
 
-// refusal says why a known field is refused in a request of this set, or "" when it is accepted.
-func refusal(name string, set FieldSet) (string, bool) {
+// refusal says why a field is refused in a request of this set, with its
+// code, or "" when it is accepted.
+func refusal(name string, set FieldSet) (string, Code, bool) {
 	f, known := requestField(name)
 	if !known {
 		switch name {
 		case "id", "created_at", "updated_at", "reactivate_to":
-			return "is set by the server", true
+			return "is set by the server", CodeNotEditable, true
 		case "completed_at", "cancelled_at":
-			return "is set only by the lifecycle operations", true
+			return "is set only by the lifecycle operations", CodeNotEditable, true
 		}
-		return "is not a known field", true
+		return "is not a known field", CodeUnknownField, true
 	}
 	if f.Accepted(set) {
-		return "", false
+		return "", Code{}, false
 	}
 	switch {
 	case name == "defer_until":
-		return "is set only by the lifecycle operations (POST /api/events/{id}/defer)", true
+		return "is set only by the lifecycle operations (POST /api/events/{id}/defer)", CodeNotEditable, true
 	case set == PatchFields:
-		return "is not editable", true
+		return "is not editable", CodeNotEditable, true
 	}
-	return "is not accepted here", true
+	return "is not accepted here", CodeNotEditable, true
 }
 
 // DecodeJSON decodes a JSON object body. Syntax errors are a
@@ -95,59 +96,59 @@ func refusal(name string, set FieldSet) (string, bool) {
 func DecodeJSON(body []byte, set FieldSet) (Input, error) {
 	var in Input
 	if !utf8.Valid(body) {
-		return in, BadRequest("", "the body is not valid UTF-8")
+		return in, BadRequest("", CodeBadFormat, "the body is not valid UTF-8")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		if set == NoFields || set == DeferFields {
 			return in, nil
 		}
-		return in, BadRequest("", "the body is empty: send a JSON object")
+		return in, BadRequest("", CodeBadFormat, "the body is empty: send a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
-		return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+		return in, BadRequest("", CodeBadFormat, "the body is not valid JSON: %s", jsonReason(err))
 	}
 	if tok != json.Delim('{') {
-		return in, BadRequest("", "the body must be a JSON object")
+		return in, BadRequest("", CodeBadFormat, "the body must be a JSON object")
 	}
 	var fe FieldErrors
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+			return in, BadRequest("", CodeBadFormat, "the body is not valid JSON: %s", jsonReason(err))
 		}
 		name, _ := tok.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+			return in, BadRequest("", CodeBadFormat, "the body is not valid JSON: %s", jsonReason(err))
 		}
 		if seen[name] {
-			fe.add(name, "appears more than once")
+			fe.add(name, CodeRepeated, "appears more than once")
 			continue
 		}
 		seen[name] = true
-		if why, refused := refusal(name, set); refused {
-			fe.add(name, "%s", why)
+		if why, code, refused := refusal(name, set); refused {
+			fe.add(name, code, "%s", why)
 			continue
 		}
 		if loneSurrogate(raw) {
 			// encoding/json would store U+FFFD in its place: a change of
 			// the text nobody asked for
-			fe.add(name, "holds a \\u escape of half a UTF-16 surrogate pair (such as \\ud800) without its other half; send the character itself or the whole pair")
+			fe.add(name, CodeBadFormat, "holds a \\u escape of half a UTF-16 surrogate pair (such as \\ud800) without its other half; send the character itself or the whole pair")
 			continue
 		}
-		if msg := setJSON(fieldIndex[name], fieldIndex[name].input(&in), raw); msg != "" {
-			fe.add(name, "%s", msg)
+		if code, msg := setJSON(fieldIndex[name], fieldIndex[name].input(&in), raw); msg != "" {
+			fe.add(name, code, "%s", msg)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return in, BadRequest("", "the body is not valid JSON: %s", jsonReason(err))
+		return in, BadRequest("", CodeBadFormat, "the body is not valid JSON: %s", jsonReason(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return in, BadRequest("", "the body has data after its JSON object")
+		return in, BadRequest("", CodeBadFormat, "the body has data after its JSON object")
 	}
 	return in, fe.err()
 }
@@ -205,49 +206,54 @@ func jsonReason(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// setJSON decodes raw into target (an *Opt[...]) and returns a problem, or "".
-func setJSON(f *Field, target any, raw json.RawMessage) string {
+// setJSON decodes raw into target (an *Opt[...]) and returns a problem
+// with its code, or "".
+func setJSON(f *Field, target any, raw json.RawMessage) (Code, string) {
 	if string(raw) == "null" {
 		if !f.acceptsNull() {
-			return "must not be null"
+			return CodeRequired, "must not be null"
 		}
 		setNull(target)
-		return ""
+		return Code{}, ""
 	}
 	switch t := target.(type) {
 	case *Opt[string]:
 		if raw[0] != '"' || json.Unmarshal(raw, &t.V) != nil {
-			return "must be a string"
+			return CodeBadFormat, "must be a string"
 		}
 		t.Set = true
 	case *Opt[bool]:
 		if json.Unmarshal(raw, &t.V) != nil {
-			return "must be true or false"
+			return CodeBadFormat, "must be true or false"
 		}
 		t.Set = true
 	case *Opt[int]:
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil {
 			if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
-				return fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
+				code := CodeBadFormat // 1.5, 1e3
+				if errors.Is(err, strconv.ErrRange) {
+					code = CodeOutOfRange
+				}
+				return code, fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
 			}
-			return "must be a number"
+			return CodeBadFormat, "must be a number"
 		}
 		if n < int64(f.Min) || n > int64(f.Max) {
-			return fmt.Sprintf("must be from %d to %d", f.Min, f.Max)
+			return CodeOutOfRange, fmt.Sprintf("must be from %d to %d", f.Min, f.Max)
 		}
 		t.V, t.Set = int(n), true
 	default:
 		var s string
 		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 			if f.Type == TypeTime {
-				return "must be an RFC 3339 time string, such as 2026-11-25T09:00:00+09:00"
+				return CodeBadFormat, "must be an RFC 3339 time string, such as 2026-11-25T09:00:00+09:00"
 			}
-			return "must be a string"
+			return CodeBadFormat, "must be a string"
 		}
 		return setText(f, target, s, nil)
 	}
-	return ""
+	return Code{}, ""
 }
 
 func setNull(target any) { target.(interface{ setNull() }).setNull() }
@@ -256,33 +262,33 @@ func (o *Opt[T]) setNull() { o.Set, o.Null = true, true }
 
 // setText parses a textual value of an enum or time field; loc reads form
 // times that carry no offset (nil: an offset is required).
-func setText(f *Field, target any, s string, loc *time.Location) string {
+func setText(f *Field, target any, s string, loc *time.Location) (Code, string) {
 	switch t := target.(type) {
 	case *Opt[Kind]:
 		if !Kind(s).Valid() {
-			return "must be one of task, calendar_event, activity_log"
+			return CodeBadFormat, "must be one of task, calendar_event, activity_log"
 		}
 		t.V, t.Set = Kind(s), true
 	case *Opt[Status]:
 		if !Status(s).Valid() {
-			return "must be one of " + joinStatuses(Statuses)
+			return CodeBadFormat, "must be one of " + joinStatuses(Statuses)
 		}
 		t.V, t.Set = Status(s), true
 	case *Opt[Source]:
 		if !Source(s).Valid() {
-			return "must be one of calendar, issue_tracker, email, chat, shell, import, other"
+			return CodeBadFormat, "must be one of calendar, issue_tracker, email, chat, shell, import, other"
 		}
 		t.V, t.Set = Source(s), true
 	case *Opt[time.Time]:
-		v, msg := ParseTime(s, loc)
+		v, code, msg := ParseTime(s, loc)
 		if msg != "" {
-			return msg
+			return code, msg
 		}
 		t.V, t.Set = v, true
 	case *Opt[string]:
 		t.V, t.Set = s, true
 	}
-	return ""
+	return Code{}, ""
 }
 
 // formLayouts are the offset-less layouts a form may send (datetime-local
@@ -291,8 +297,8 @@ var formLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-0
 
 // ParseTime reads an RFC 3339 time; with loc, also the offset-less layouts of
 // form inputs, in loc. It returns the time in UTC at microsecond precision, or
-// a problem.
-func ParseTime(s string, loc *time.Location) (time.Time, string) {
+// a problem and its code.
+func ParseTime(s string, loc *time.Location) (time.Time, Code, string) {
 	s = upperTZ(s)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil && loc != nil {
@@ -304,14 +310,14 @@ func ParseTime(s string, loc *time.Location) (time.Time, string) {
 	}
 	if err != nil {
 		if loc != nil {
-			return time.Time{}, "must be a date and time, such as 2026-11-25T09:00"
+			return time.Time{}, CodeBadFormat, "must be a date and time, such as 2026-11-25T09:00"
 		}
-		return time.Time{}, "must be an RFC 3339 time, such as 2026-11-25T09:00:00+09:00"
+		return time.Time{}, CodeBadFormat, "must be an RFC 3339 time, such as 2026-11-25T09:00:00+09:00"
 	}
 	if y := t.UTC().Year(); y < 1 || y > 9999 {
-		return time.Time{}, "must be between the years 0001 and 9999"
+		return time.Time{}, CodeOutOfRange, "must be between the years 0001 and 9999"
 	}
-	return t.UTC().Truncate(time.Microsecond), ""
+	return t.UTC().Truncate(time.Microsecond), Code{}, ""
 }
 
 // upperTZ spells RFC 3339's separator and its UTC designator in capitals:
@@ -354,20 +360,20 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 			key = f
 		}
 		if len(values) > 1 || (key != name && form.Has(key)) {
-			fe.add(key, "appears more than once")
+			fe.add(key, CodeRepeated, "appears more than once")
 			continue
 		}
-		if why, refused := refusal(key, set); refused {
-			fe.add(key, "%s", why)
+		if why, code, refused := refusal(key, set); refused {
+			fe.add(key, code, "%s", why)
 			continue
 		}
 		v := values[0]
 		if !utf8.ValidString(v) {
-			fe.add(key, "is not valid UTF-8")
+			fe.add(key, CodeBadFormat, "is not valid UTF-8")
 			continue
 		}
-		if msg := setForm(fieldIndex[key], fieldIndex[key].input(&in), v, loc); msg != "" {
-			fe.add(key, "%s", msg)
+		if code, msg := setForm(fieldIndex[key], fieldIndex[key].input(&in), v, loc); msg != "" {
+			fe.add(key, code, "%s", msg)
 		}
 	}
 	if set == PatchFields && !in.AllDay.Set {
@@ -376,10 +382,10 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 	return in, fe.err()
 }
 
-func setForm(f *Field, target any, v string, loc *time.Location) string {
+func setForm(f *Field, target any, v string, loc *time.Location) (Code, string) {
 	if v == "" && f.acceptsNull() {
 		setNull(target)
-		return ""
+		return Code{}, ""
 	}
 	switch t := target.(type) {
 	case *Opt[bool]:
@@ -389,22 +395,26 @@ func setForm(f *Field, target any, v string, loc *time.Location) string {
 		case "off", "false", "0", "no", "":
 			t.V = false
 		default:
-			return "must be true or false"
+			return CodeBadFormat, "must be true or false"
 		}
 		t.Set = true
 	case *Opt[int]:
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < f.Min || n > f.Max {
-			return fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
+			code := CodeOutOfRange
+			if err != nil {
+				code = CodeBadFormat
+			}
+			return code, fmt.Sprintf("must be a whole number from %d to %d", f.Min, f.Max)
 		}
 		t.V, t.Set = n, true
 	default:
 		if v == "" && f.Type != TypeText {
-			return "is required"
+			return CodeRequired, "is required"
 		}
 		return setText(f, target, v, loc)
 	}
-	return ""
+	return Code{}, ""
 }
 
 func joinStatuses(ss []Status) string {

@@ -42,7 +42,7 @@ var lifecycle = map[Op]rule{
 func Check(e *Event, op Op) error {
 	switch opRefusal(e, op) {
 	case refusedKind:
-		return Invalid("kind", "an %s cannot be %s", e.Kind, pastTense(op))
+		return Invalid("kind", CodeNotAllowedForKind, "an %s cannot be %s", e.Kind, pastTense(op))
 	case refusedStatus:
 		return &ConflictError{Reason: fmt.Sprintf("a %s event cannot be %s", e.Status, pastTense(op))}
 	case refusedNoUndo:
@@ -179,9 +179,9 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 		until := in.DeferUntil.Ptr()
 		switch {
 		case until == nil:
-			return e, History{}, Invalid("defer_until", "is required: the time the event comes back")
+			return e, History{}, Invalid("defer_until", CodeRequired, "is required: the time the event comes back")
 		case !until.After(now):
-			return e, History{}, Invalid("defer_until", "must be in the future")
+			return e, History{}, Invalid("defer_until", CodeInThePast, "must be in the future")
 		}
 		n.Status = lifecycle[op].to
 		set("defer_until", &n.DeferUntil, until)

@@ -43,21 +43,21 @@ func ReadCreateOptions(in Input, e *Event) (CreateOptions, error) {
 		kind = e.Kind
 	}
 	if in.StopRunning.Set && kind != KindActivityLog {
-		fe.add("stop_running", "is only for an activity_log")
+		fe.add("stop_running", CodeNotAllowedForKind, "is only for an activity_log")
 	}
 	if in.Overlap.Set {
 		switch v := strings.TrimSpace(in.Overlap.V); v {
 		case OverlapAllow, OverlapRefuse, OverlapBefore:
 			o.Overlap = v
 		default:
-			fe.add("overlap", "must be one of allow, refuse, before")
+			fe.add("overlap", CodeBadFormat, "must be one of allow, refuse, before")
 		}
 		switch {
 		case fe.has("overlap"):
 		case kind != KindActivityLog:
-			fe.add("overlap", "is only for an activity_log")
+			fe.add("overlap", CodeNotAllowedForKind, "is only for an activity_log")
 		case o.Overlap == OverlapBefore && e != nil && e.EndedAt == nil:
-			fe.add("overlap", "before moves a finished log (one with a duration or a range); a running log has no length yet")
+			fe.add("overlap", CodeConflictingFields, "before moves a finished log (one with a duration or a range); a running log has no length yet")
 		}
 	}
 	return o, fe.err()

@@ -2,6 +2,7 @@ package models
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/url"
@@ -96,13 +97,15 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 	sort.Strings(names)
 	for _, name := range names {
 		if !slices.Contains(allowed, name) {
-			return lq, BadRequest(name, "is not a parameter of this listing (it takes %s)", strings.Join(allowed, ", "))
+			return lq, BadRequest(name, CodeUnknownField, "is not a parameter of this listing (it takes %s)", strings.Join(allowed, ", "))
 		}
 		if len(q[name]) > 1 {
-			return lq, BadRequest(name, "appears more than once (a list is comma-separated)")
+			return lq, BadRequest(name, CodeRepeated, "appears more than once (a list is comma-separated)")
 		}
-		if v := q.Get(name); !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
-			return lq, BadRequest(name, "must be UTF-8 text without control characters")
+		if v := q.Get(name); !utf8.ValidString(v) {
+			return lq, BadRequest(name, CodeBadFormat, "must be UTF-8 text without control characters")
+		} else if strings.ContainsFunc(v, unicode.IsControl) {
+			return lq, BadRequest(name, CodeControlCharacter, "must be UTF-8 text without control characters")
 		}
 		if name != "cursor" && name != "limit" {
 			binding = append(binding, url.QueryEscape(name)+"="+url.QueryEscape(q.Get(name)))
@@ -112,7 +115,7 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 	var err error
 	if v := q.Get("tz"); q.Has("tz") {
 		if lq.Loc, err = LoadZone(v); err != nil {
-			return lq, BadRequest("tz", "%s", err)
+			return lq, BadRequest("tz", CodeBadFormat, "%s", err)
 		}
 	}
 	if lq.Kinds, err = parseList(q, "kind", Kind.Valid, "is not a kind (task, calendar_event, activity_log)"); err != nil {
@@ -132,18 +135,18 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 		var fe FieldErrors
 		checkText(&fe, f.Name, tag, f.MaxLen, f.Multiline)
 		if len(fe) > 0 {
-			return lq, BadRequest("project_tag", "%s", fe[0].Message)
+			return lq, BadRequest("project_tag", fe[0].Code, "%s", fe[0].Message)
 		}
 		lq.ProjectTag = &tag
 	}
 	if q.Has("q") {
 		v := q.Get("q")
 		if utf8.RuneCountInString(v) > MaxSearch {
-			return lq, BadRequest("q", "must be at most %d characters", MaxSearch)
+			return lq, BadRequest("q", CodeTooLong, "must be at most %d characters", MaxSearch)
 		}
 		lq.Words = strings.Fields(v) // a q of spaces only filters nothing
 		if n := len(lq.Words); n > MaxSearchWords {
-			return lq, BadRequest("q", "has %d words, and a search takes at most %d (every word must occur in the title or the description)", n, MaxSearchWords)
+			return lq, BadRequest("q", CodeTooLong, "has %d words, and a search takes at most %d (every word must occur in the title or the description)", n, MaxSearchWords)
 		}
 	}
 	for _, p := range []struct {
@@ -154,24 +157,28 @@ func ParseListQuery(l Listing, q url.Values, loc *time.Location) (ListQuery, err
 			continue
 		}
 		v := q.Get(p.name)
-		t, msg := ParseTime(v, nil)
+		t, code, msg := ParseTime(v, nil)
 		if msg != "" {
 			if strings.Contains(v, " ") {
 				msg += " (a + in a query must be sent as %2B, e.g. with curl -G --data-urlencode)"
 			}
-			return lq, BadRequest(p.name, "%s", msg)
+			return lq, BadRequest(p.name, code, "%s", msg)
 		}
 		*p.dst = &t
 	}
 	if lq.From != nil && lq.To != nil && !lq.From.Before(*lq.To) {
-		return lq, BadRequest("to", "must be after from")
+		return lq, BadRequest("to", CodeOutOfRange, "must be after from")
 	}
 	if q.Has("limit") {
 		v := q.Get("limit")
 		n, err := strconv.Atoi(v)
 		// digits only: Atoi also takes "+5", which no other part of the API spells so
 		if err != nil || n < 1 || n > MaxLimit || strings.TrimLeft(v, "0123456789") != "" {
-			return lq, BadRequest("limit", "must be a whole number from 1 to %d", MaxLimit)
+			code := CodeOutOfRange
+			if err != nil && !errors.Is(err, strconv.ErrRange) || strings.TrimLeft(v, "0123456789") != "" {
+				code = CodeBadFormat
+			}
+			return lq, BadRequest("limit", code, "must be a whole number from 1 to %d", MaxLimit)
 		}
 		lq.Limit = n
 	}
@@ -193,7 +200,7 @@ func parseList[T ~string](q url.Values, name string, valid func(T) bool, problem
 	var out []T
 	for _, v := range strings.Split(q.Get(name), ",") {
 		if !valid(T(v)) {
-			return nil, BadRequest(name, "%q %s", v, problem)
+			return nil, BadRequest(name, CodeBadFormat, "%q %s", v, problem)
 		}
 		out = append(out, T(v))
 	}
@@ -223,7 +230,7 @@ func (lq ListQuery) Cursor(p Position) string {
 }
 
 func (lq ListQuery) decodeCursor(s string) (Position, error) {
-	bad := BadRequest("cursor", "is not a cursor of this listing with these filters: start again without it")
+	bad := BadRequest("cursor", CodeBadFormat, "is not a cursor of this listing with these filters: start again without it")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return Position{}, bad

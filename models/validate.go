@@ -48,9 +48,9 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	e := Event{CreatedAt: now, UpdatedAt: now}
 	switch {
 	case !in.Kind.Set:
-		fe.add("kind", "is required: task, calendar_event or activity_log")
+		fe.add("kind", CodeRequired, "is required: task, calendar_event or activity_log")
 	case !in.Kind.V.Valid():
-		fe.add("kind", "must be one of task, calendar_event, activity_log")
+		fe.add("kind", CodeBadFormat, "must be one of task, calendar_event, activity_log")
 	default:
 		e.Kind = in.Kind.V
 	}
@@ -68,7 +68,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		if in.Status.Set {
 			e.Status = in.Status.V
 			if !slices.Contains(allowed, e.Status) {
-				fe.add("status", "a new %s may start as %s", e.Kind, joinStatuses(allowed))
+				fe.add("status", CodeNotAllowedForKind, "a new %s may start as %s", e.Kind, joinStatuses(allowed))
 			}
 		}
 		if e.Kind == KindActivityLog && !fe.has("status") {
@@ -79,7 +79,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 				}
 			case StatusInProgress:
 				if e.EndedAt != nil {
-					fe.add("ended_at", "must be empty for a running (in_progress) activity log")
+					fe.add("ended_at", CodeConflictingFields, "must be empty for a running (in_progress) activity log")
 				}
 				if e.StartedAt == nil {
 					e.StartedAt = &now
@@ -89,9 +89,9 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	}
 	switch {
 	case e.Source != nil && e.SourceRef == nil:
-		fe.add("source_ref", "is required when source is given")
+		fe.add("source_ref", CodeRequired, "is required when source is given")
 	case e.Source == nil && e.SourceRef != nil:
-		fe.add("source", "is required when source_ref is given")
+		fe.add("source", CodeRequired, "is required when source_ref is given")
 	}
 	validate(&e, &fe, loc)
 	checkBounds(&e, &fe)
@@ -166,7 +166,7 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 			checkField(e, f, fe)
 		case f.Type == TypeInt && f.Max > f.Min:
 			if v := f.Int(e); v < int64(f.Min) || v > int64(f.Max) {
-				fe.add(f.Name, "must be from %d to %d", f.Min, f.Max)
+				fe.add(f.Name, CodeOutOfRange, "must be from %d to %d", f.Min, f.Max)
 			}
 		}
 	}
@@ -174,21 +174,21 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 		return
 	}
 	if (e.Kind == KindTask || e.Kind == KindCalendarEvent) && e.Title == "" && !fe.has("title") {
-		fe.add("title", "is required for a %s", e.Kind)
+		fe.add("title", CodeRequired, "is required for a %s", e.Kind)
 	}
 	for i := range EventFields {
 		// the times a PATCH reschedules are each kind's own (kindTimeFields)
 		if f := &EventFields[i]; f.Reschedule && f.Type == TypeTime && f.Time(e) != nil && !HasTimeField(e.Kind, f.Name) {
-			fe.add(f.Name, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
+			fe.add(f.Name, CodeNotAllowedForKind, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
 		}
 	}
 	if e.AllDay && e.Kind != KindCalendarEvent {
-		fe.add("all_day", "applies only to a calendar_event")
+		fe.add("all_day", CodeNotAllowedForKind, "applies only to a calendar_event")
 	}
 	switch e.Kind {
 	case KindCalendarEvent:
 		if e.StartAt == nil {
-			fe.add("start_at", "is required for a calendar_event")
+			fe.add("start_at", CodeRequired, "is required for a calendar_event")
 			return
 		}
 		if e.AllDay {
@@ -201,27 +201,27 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 			e.StartAt, e.EndAt = &s, &en
 			switch {
 			case s.Year() < 1:
-				fe.add("start_at", "an all-day entry must start in the years 0001 to 9999 (UTC)")
+				fe.add("start_at", CodeOutOfRange, "an all-day entry must start in the years 0001 to 9999 (UTC)")
 				return
 			case en.Year() > 9999:
-				fe.add("end_at", "an all-day entry must end in the years 0001 to 9999 (UTC)")
+				fe.add("end_at", CodeOutOfRange, "an all-day entry must end in the years 0001 to 9999 (UTC)")
 				return
 			}
 		}
 		if e.EndAt != nil && e.EndAt.Before(*e.StartAt) {
-			fe.add("end_at", "must not be before start_at")
+			fe.add("end_at", CodeOutOfRange, "must not be before start_at")
 		} else if e.AllDay && !e.EndAt.After(*e.StartAt) {
-			fe.add("end_at", "must be after the start day of an all-day entry")
+			fe.add("end_at", CodeOutOfRange, "must be after the start day of an all-day entry")
 		}
 	case KindActivityLog:
 		if e.StartedAt == nil && e.EndedAt == nil {
-			fe.add("ended_at", "an activity log needs started_at or ended_at")
+			fe.add("ended_at", CodeRequired, "an activity log needs started_at or ended_at")
 		}
 		if e.StartedAt != nil && e.EndedAt != nil && e.EndedAt.Before(*e.StartedAt) {
-			fe.add("ended_at", "must not be before started_at")
+			fe.add("ended_at", CodeOutOfRange, "must not be before started_at")
 		}
 		if e.Status == StatusInProgress && e.EndedAt != nil && !fe.has("ended_at") {
-			fe.add("ended_at", "must be empty while the activity log is running (in_progress): complete it instead")
+			fe.add("ended_at", CodeConflictingFields, "must be empty while the activity log is running (in_progress): complete it instead")
 		}
 	}
 }
@@ -272,7 +272,7 @@ func checkField(e *Event, f *Field, fe *FieldErrors) {
 		f.SetText(e, nil)
 		return
 	case s == "" && f.Nullable:
-		fe.add(f.Name, "must not be empty")
+		fe.add(f.Name, CodeRequired, "must not be empty")
 	}
 	f.SetText(e, &s)
 	checkText(fe, f.Name, s, f.MaxLen, f.Multiline)
@@ -290,16 +290,16 @@ func normaliseNewlines(s string) string {
 // none of them.
 func checkText(fe *FieldErrors, name, s string, max int, multiline bool) {
 	if n := utf8.RuneCountInString(s); n > max {
-		fe.add(name, "must be at most %d characters (it has %d)", max, n)
+		fe.add(name, CodeTooLong, "must be at most %d characters (it has %d)", max, n)
 		return
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n')) {
-			fe.add(name, "must not contain control characters (found U+%04X)", r)
+			fe.add(name, CodeControlCharacter, "must not contain control characters (found U+%04X)", r)
 			return
 		}
 		if !multiline && IsBidiControl(r) {
-			fe.add(name, "must not contain bidirectional control characters (found U+%04X)", r)
+			fe.add(name, CodeControlCharacter, "must not contain bidirectional control characters (found U+%04X)", r)
 			return
 		}
 	}
