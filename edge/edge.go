@@ -98,6 +98,7 @@ type errorPage struct {
 	Title   string // the status text, as the service's problem details use it
 	Heading string // of the HTML page
 	Detail  string
+	Type    string // the problem type, one of the service's (handlers/problems.go)
 }
 
 // BodyLimit is the edge's client_max_body_size: the service's own limit
@@ -106,14 +107,14 @@ type errorPage struct {
 const BodyLimit = 256 << 10
 
 var errorPages = []errorPage{
-	{400, "Bad Request", "The request is malformed", "The edge could not read this request: its framing or its headers are not accepted."},
-	{403, "Forbidden", "This address is not served", "The edge refuses paths to hidden files and folders."},
-	{413, "Content Too Large", "The request is too large", "The body is larger than the edge accepts."},
-	{429, "Too Many Requests", "Too many requests", "This address sent more requests than the edge allows at once; wait a moment and try again."},
-	{501, "Not Implemented", "The request is not supported", "The edge accepts no transfer coding but chunked."},
-	{502, "Bad Gateway", "The service is unavailable", "The events service is not answering; try again shortly."},
-	{503, "Service Unavailable", "The service is unavailable", "The events service is not answering; try again shortly."},
-	{504, "Gateway Timeout", "The service is unavailable", "The events service did not answer in time; try again shortly."},
+	{400, "Bad Request", "The request is malformed", "The edge could not read this request: its framing or its headers are not accepted.", "/problems/malformed"},
+	{403, "Forbidden", "This address is not served", "The edge refuses paths to hidden files and folders.", "/problems/forbidden"},
+	{413, "Content Too Large", "The request is too large", "The body is larger than the edge accepts.", "/problems/too-large"},
+	{429, "Too Many Requests", "Too many requests", "This address sent more requests than the edge allows at once; wait a moment and try again.", "/problems/rate-limited"},
+	{501, "Not Implemented", "The request is not supported", "The edge accepts no transfer coding but chunked.", "/problems/malformed"},
+	{502, "Bad Gateway", "The service is unavailable", "The events service is not answering; try again shortly.", "/problems/unavailable"},
+	{503, "Service Unavailable", "The service is unavailable", "The events service is not answering; try again shortly.", "/problems/unavailable"},
+	{504, "Gateway Timeout", "The service is unavailable", "The events service did not answer in time; try again shortly.", "/problems/unavailable"},
 }
 
 var (
@@ -173,7 +174,7 @@ func Render(w io.Writer, cfg Config) error {
 			Status int    `json:"status"`
 			Detail string `json:"detail"`
 			Errors []any  `json:"errors"`
-		}{"about:blank", p.Title, p.Status, p.Detail, []any{}})
+		}{p.Type, p.Title, p.Status, p.Detail, []any{}})
 		if err != nil {
 			return err
 		}

@@ -410,14 +410,15 @@ func (a answer) edgePage(t *testing.T, status int, heading string) {
 	}
 }
 
-// edgeProblem checks problem details made by the edge, of the service's shape.
+// edgeProblem checks problem details made by the edge, of the service's
+// shape, with the service's problem type of the status.
 func (a answer) edgeProblem(t *testing.T, status int, title string) {
 	t.Helper()
 	a.want(t, status)
 	if ct := a.Header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Errorf("%s: Content-Type %q, want application/problem+json", a, ct)
 	}
-	want := fmt.Sprintf(`{"type":"about:blank","title":%q,"status":%d,"detail":"`, title, status)
+	want := fmt.Sprintf(`{"type":%q,"title":%q,"status":%d,"detail":"`, edgeTypes[status], title, status)
 	if !strings.HasPrefix(a.Body, want) || !strings.HasSuffix(a.Body, `","errors":[]}`+"\n") {
 		t.Errorf("%s: want problem details starting %s and with no errors", a, want)
 	}
@@ -498,4 +499,18 @@ func (p *proxy) accessLines(t *testing.T, from string, n int) []string {
 		return len(lines) >= n
 	})
 	return lines
+}
+
+// edgeTypes are the problem types of the edge's own answers: the
+// service's (handlers/problems.go), which TestEdgeProblemTypesAreDocumented
+// holds to docs/openapi.json.
+var edgeTypes = map[int]string{
+	400: "/problems/malformed",
+	403: "/problems/forbidden",
+	413: "/problems/too-large",
+	429: "/problems/rate-limited",
+	501: "/problems/malformed",
+	502: "/problems/unavailable",
+	503: "/problems/unavailable",
+	504: "/problems/unavailable",
 }

@@ -42,12 +42,12 @@ func declareProblem(t problemType) *problemType {
 var (
 	typeValidation = declareProblem(problemType{Slug: "validation", Name: "Validation failed", Statuses: []int{422}, Codes: true,
 		About: "The request was read, but a field of it breaks a rule of the API: each entry of errors names a field, a code and the reason. Nothing was written; correct the fields and send it again."})
-	typeMalformed = declareProblem(problemType{Slug: "malformed", Name: "Malformed request", Statuses: []int{400}, Codes: true,
-		About: "The request could not be read: a body that is not JSON or not a form, a query parameter or header (If-Match, Idempotency-Key) that does not parse or is not one of this address, or HTTP that is not well-formed. A parameter or header at fault is named in errors with a code. Nothing was done."})
+	typeMalformed = declareProblem(problemType{Slug: "malformed", Name: "Malformed request", Statuses: []int{400, 501}, Codes: true,
+		About: "The request could not be read: a body that is not JSON or not a form, a query parameter or header (If-Match, Idempotency-Key) that does not parse or is not one of this address, or HTTP that is not well-formed (501 from the edge: a transfer coding other than chunked). A parameter or header at fault is named in errors with a code. Nothing was done."})
 	typeUnauthenticated = declareProblem(problemType{Slug: "unauthenticated", Name: "Authentication needed", Statuses: []int{401},
 		About: "The request carries no valid credentials: send an API token (Authorization: Bearer …) or log in, and try again."})
 	typeForbidden = declareProblem(problemType{Slug: "forbidden", Name: "Forbidden", Statuses: []int{403},
-		About: "A change sent from a browser session lacks the page's CSRF token, or carries a wrong one; reload the page and try again."})
+		About: "A change sent from a browser session lacks the page's CSRF token, or carries a wrong one: reload the page and try again. From the edge (nginx): a path to a hidden file or folder, which is never served."})
 	typeNotFound = declareProblem(problemType{Slug: "not-found", Name: "Not found", Statuses: []int{404},
 		About: "There is no event with this id (or the id is not a number), or nothing at this address."})
 	typeMethodNotAllowed = declareProblem(problemType{Slug: "method-not-allowed", Name: "Method not allowed", Statuses: []int{405},
@@ -71,11 +71,11 @@ var (
 	typeUnsupportedMediaType = declareProblem(problemType{Slug: "unsupported-media-type", Name: "Unsupported media type", Statuses: []int{415},
 		About: "The body is neither JSON (application/json) nor a form (application/x-www-form-urlencoded). Nothing was done."})
 	typeRateLimited = declareProblem(problemType{Slug: "rate-limited", Name: "Too many attempts", Statuses: []int{429},
-		About: "Too many login attempts came from this address; wait a minute and try again."})
+		About: "Too many login attempts came from this address, or (from the edge, nginx) too many requests at once; wait a moment (a minute for logins) and try again."})
 	typeOverloaded = declareProblem(problemType{Slug: "overloaded", Name: "Busy", Statuses: []int{503},
 		About: "The service is busy (with other requests, with logins waiting their turn, or with as many exports as it runs at once), so this request was refused before anything was done. Retry after the seconds of its Retry-After header."})
-	typeUnavailable = declareProblem(problemType{Slug: "unavailable", Name: "Unavailable", Statuses: []int{503},
-		About: "The database is not answering, its disk is full, or the request ran out of time; nothing acknowledged is lost. Retry after the seconds of its Retry-After header."})
+	typeUnavailable = declareProblem(problemType{Slug: "unavailable", Name: "Unavailable", Statuses: []int{503, 502, 504},
+		About: "The database is not answering, its disk is full, or the request ran out of time (502 and 504 from the edge: the service itself is not answering); nothing acknowledged is lost. Retry after the seconds of its Retry-After header, or shortly."})
 	typeInternal = declareProblem(problemType{Slug: "internal", Name: "Internal error", Statuses: []int{500},
 		About: "Something went wrong on the server's side; it has been logged with the request id (the X-Request-ID header)."})
 )

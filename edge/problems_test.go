@@ -1,0 +1,42 @@
+package edge_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"events/docs"
+	"events/edge"
+)
+
+// TestEdgeProblemTypesAreDocumented: the problem details the edge answers
+// itself carry the service's problem types, which the document lists;
+// before, they said about:blank.
+func TestEdgeProblemTypesAreDocumented(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Enum []string `json:"enum"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(docs.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	types := doc.Components.Schemas["Problem"].Properties["type"].Enum
+	var conf strings.Builder
+	if err := edge.Render(&conf, edge.Defaults()); err != nil {
+		t.Fatal(err)
+	}
+	for status, ty := range edgeTypes {
+		if !slices.Contains(types, ty) {
+			t.Errorf("%d: the edge's type %s is not in docs/openapi.json", status, ty)
+		}
+		if !strings.Contains(conf.String(), `{"type":"`+ty+`","title":`) {
+			t.Errorf("%d: nginx.conf has no problem details of the type %s", status, ty)
+		}
+	}
+}
