@@ -22,11 +22,23 @@ import (
 // writes each field with the same output function as on its own (a time as
 // "2026-11-22 03:00:00.123456+00", which parsePGTime reads).
 var eventColumns = func() string {
-	cols := make([]string, len(models.EventFields))
-	for i, f := range models.EventFields {
+	cols := make([]string, len(rowFields))
+	for i, f := range rowFields {
 		cols[i] = "e." + f.Column
 	}
 	return "ROW(" + strings.Join(cols, ", ") + ")::text"
+}()
+
+// rowFields are the fields of models.EventFields that are columns, in its
+// order: a row's fields. The others (the local dates) are computed from them.
+var rowFields = func() []*models.Field {
+	var out []*models.Field
+	for i := range models.EventFields {
+		if f := &models.EventFields[i]; f.Stored() {
+			out = append(out, f)
+		}
+	}
+	return out
 }()
 
 // arena hands out the times and the nullable texts of a statement's rows
@@ -75,7 +87,7 @@ func queryEvents(ctx context.Context, db bun.IDB, query string, args ...any) ([]
 	}
 	var (
 		events = make([]models.Event, len(texts))
-		fields = make([]recordField, 0, len(models.EventFields))
+		fields = make([]recordField, 0, len(rowFields))
 		values rowValues
 	)
 	for i, text := range texts {
@@ -89,15 +101,15 @@ func queryEvents(ctx context.Context, db bun.IDB, query string, args ...any) ([]
 	return events, nil
 }
 
-// setEvent writes the fields of a row, in the order of models.EventFields,
-// into e through the fields' accessors; its times and nullable texts go
-// into values.
+// setEvent writes the fields of a row, in the order of rowFields, into e
+// through the fields' accessors; its times and nullable texts go into
+// values.
 func setEvent(e *models.Event, fields []recordField, values *rowValues) error {
-	if len(fields) != len(models.EventFields) {
-		return fmt.Errorf("an event row of %d fields, not %d", len(fields), len(models.EventFields))
+	if len(fields) != len(rowFields) {
+		return fmt.Errorf("an event row of %d fields, not %d", len(fields), len(rowFields))
 	}
 	for i, v := range fields {
-		f := &models.EventFields[i]
+		f := rowFields[i]
 		switch f.Type {
 		case models.TypeText, models.TypeEnum:
 			switch {

@@ -39,12 +39,21 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 		t.Errorf("header %q, want %q", got, want)
 	}
 	at := time.Date(2026, 11, 22, 3, 4, 5, 123456000, time.UTC)
+	dayOnly := EndOfDay(2026, 11, 25, mustZone(t, "Asia/Seoul"))
+	dates := 0
 	for i, text := range csvSeeds {
 		tag := text
 		e := Event{ID: int64(i + 1), Kind: KindTask, Status: StatusPlanned, Title: text, Description: text,
-			DueAt: &at, Priority: i % 4, AllDay: i%2 == 0, CreatedAt: at, UpdatedAt: at}
+			DueAt: &at, Priority: i % 4, AllDay: i%2 == 0, CreatedAt: at, UpdatedAt: at, Zone: ptr("Asia/Seoul")}
 		if i%3 == 0 {
 			e.ProjectTag = &tag
+		}
+		if i%4 == 0 {
+			e.DueAt = &dayOnly // due_date 2026-11-25
+			dates++
+		}
+		if i%5 == 0 {
+			e.Zone = nil // nor due_date
 		}
 		var cells []string
 		for j := range EventFields {
@@ -61,6 +70,8 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 				cells = append(cells, s)
 			case TypeBool:
 				cells = append(cells, strconv.FormatBool(f.Bool(&e)))
+			case TypeDate:
+				cells = append(cells, dateCell(f, &e))
 			default:
 				cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
 			}
@@ -69,7 +80,21 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 		if got, want := string(AppendCSVRecord(nil, &e, CSVOptions{Formulas: CSVFormulasRaw, Loc: time.UTC})), csvLine(t, cells); got != want {
 			t.Errorf("text %q:\n%q\nwant\n%q", text, got, want)
 		}
+		if due := fieldIndex["due_date"]; i%4 == 0 && i%5 != 0 && dateCell(due, &e) != "2026-11-25" {
+			t.Errorf("text %q: due_date %q, want 2026-11-25", text, dateCell(due, &e))
+		}
 	}
+	if dates == 0 {
+		t.Fatal("no row with a date")
+	}
+}
+
+// dateCell is a computed date's cell: YYYY-MM-DD, empty for null.
+func dateCell(f *Field, e *Event) string {
+	if d, ok := f.Date(e); ok {
+		return d.Format(time.DateOnly)
+	}
+	return ""
 }
 
 // FuzzCSVField: any cell is written as encoding/csv writes it.
@@ -128,6 +153,8 @@ func TestCSVFormulasAreEscaped(t *testing.T) {
 					cells = append(cells, s)
 				case TypeBool:
 					cells = append(cells, strconv.FormatBool(f.Bool(&e)))
+				case TypeDate:
+					cells = append(cells, dateCell(f, &e))
 				default:
 					cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
 				}

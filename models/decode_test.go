@@ -40,9 +40,11 @@ func TestFieldSetsKeepTheSpecification(t *testing.T) {
 		must, mustNot []string
 	}{
 		{CreateFields, append([]string{"kind", "status", "source", "source_ref"}, editable...),
-			[]string{"id", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at"}},
+			[]string{"id", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at",
+				"zone", "start_date", "end_date", "due_date"}},
 		{PatchFields, editable,
-			[]string{"id", "kind", "status", "source", "source_ref", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at"}},
+			[]string{"id", "kind", "status", "source", "source_ref", "completed_at", "cancelled_at", "defer_until", "reactivate_to", "created_at", "updated_at",
+				"zone", "start_date", "end_date", "due_date"}},
 		{DeferFields, []string{"defer_until"}, editable},
 		{NoFields, nil, append([]string{"defer_until"}, editable...)},
 	}
@@ -79,6 +81,8 @@ var sample = func() map[string][2]string {
 			m[f.Name] = [2]string{`"2026-11-25T09:00:00+09:00"`, "2026-11-25T09:00"}
 		case TypeBool:
 			m[f.Name] = [2]string{`true`, "on"}
+		case TypeDate:
+			m[f.Name] = [2]string{`"2026-11-25"`, "2026-11-25"}
 		case TypeInt:
 			n := strconv.Itoa(max(f.Max, 1))
 			m[f.Name] = [2]string{n, n}

@@ -102,6 +102,10 @@ func AppendCSVRecord(b []byte, e *Event, o CSVOptions) []byte {
 			}
 		case TypeBool:
 			b = strconv.AppendBool(b, *f.getBool(e))
+		case TypeDate:
+			if d, ok := f.getDate(e); ok {
+				b = AppendDate(b, d)
+			}
 		default:
 			b = strconv.AppendInt(b, f.getInt(e), 10)
 		}

@@ -58,6 +58,13 @@ type Event struct {
 	// mean more than one thing (Capture.Note). Never stored: only the
 	// answer to that create carries it, as "capture_note".
 	CaptureNote string `bun:"-"`
+
+	// Zone is the IANA name of the zone the all-day span and the day-only
+	// due were fixed in (zone.go): the service's zone (a task's create
+	// with ?tz=, that zone) when the event was created or its times last
+	// moved. Nil only for a row stored before zones were, until the
+	// service's start fills it in (app.FillZones).
+	Zone *string `bun:"zone"`
 }
 
 // Input is the decoded body of a create, a PATCH or a lifecycle operation.
@@ -157,6 +164,13 @@ var EventFields = []Field{
 	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
 	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
 	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
+	// read-only, after the fields above so that an export's columns keep
+	// their order: the zone and the local dates of zone.go, which are no
+	// columns of their own
+	text("zone", func(e *Event) **string { return &e.Zone }, nil).constraints("zone_named"),
+	date("start_date", (*Event).StartDate),
+	date("end_date", (*Event).EndDate),
+	date("due_date", (*Event).DueDate),
 }
 
 // FieldType is how a field is stored and written.
@@ -168,6 +182,7 @@ const (
 	TypeTime                  // a time; a nullable one is *time.Time
 	TypeBool
 	TypeInt
+	TypeDate // a local date (YYYY-MM-DD) computed from the row: no column, never in a request
 )
 
 // Field is one field of an event. The accessors are set by the
@@ -175,7 +190,7 @@ const (
 // listing.
 type Field struct {
 	Name        string // the API's name, in JSON, forms and errors
-	Column      string // the column of the events table
+	Column      string // the column of the events table; "" for a computed field (TypeDate)
 	Type        FieldType
 	Nullable    bool
 	Sets        []FieldSet // the requests that accept it
@@ -206,6 +221,7 @@ type Field struct {
 	getBool func(e *Event) *bool
 	getInt  func(e *Event) int64
 	setInt  func(e *Event, v int64)
+	getDate func(e *Event) (time.Time, bool)
 }
 
 var editable = []FieldSet{CreateFields, PatchFields}
@@ -313,6 +329,15 @@ func integer[T int | int64](name string, get func(*Event) *T, input func(*Input)
 	return f
 }
 
+// date is a read-only local date computed from the row by get (its wall
+// date; false: null).
+func date(name string, get func(*Event) (time.Time, bool)) Field {
+	f := newField[string](name, TypeDate, true, nil, nil)
+	f.Column = ""
+	f.getDate = get
+	return f
+}
+
 func (f Field) form(label, formType, formName string) Field {
 	f.Label, f.FormType, f.FormName = label, formType, formName
 	return f
@@ -356,6 +381,10 @@ func (f *Field) Accepted(set FieldSet) bool {
 	}
 	return false
 }
+
+// Stored reports whether the field is a column of the events table, not
+// computed from the others.
+func (f *Field) Stored() bool { return f.Column != "" }
 
 // Editable reports whether a PATCH may change the field.
 func (f *Field) Editable() bool { return f.Accepted(PatchFields) }
@@ -418,6 +447,9 @@ func (f *Field) SetInt(e *Event, v int64) { f.setInt(e, v) }
 // Int reads a whole number.
 func (f *Field) Int(e *Event) int64 { return f.getInt(e) }
 
+// Date reads a computed local date: its wall date (false: null).
+func (f *Field) Date(e *Event) (time.Time, bool) { return f.getDate(e) }
+
 // appendJSON appends the field's JSON value.
 func (f *Field) appendJSON(b []byte, e *Event) []byte {
 	switch f.Type {
@@ -431,6 +463,14 @@ func (f *Field) appendJSON(b []byte, e *Event) []byte {
 		return appendJSONTime(b, f.getTime(e))
 	case TypeBool:
 		return strconv.AppendBool(b, *f.getBool(e))
+	case TypeDate:
+		d, ok := f.getDate(e)
+		if !ok {
+			return append(b, "null"...)
+		}
+		b = append(b, '"')
+		b = AppendDate(b, d)
+		return append(b, '"')
 	}
 	return strconv.AppendInt(b, f.getInt(e), 10)
 }
@@ -448,6 +488,11 @@ func (f *Field) value(e *Event) any {
 		return timeValue(f.getTime(e))
 	case TypeBool:
 		return *f.getBool(e)
+	case TypeDate:
+		if d, ok := f.getDate(e); ok {
+			return string(AppendDate(nil, d))
+		}
+		return nil
 	}
 	return f.getInt(e)
 }
@@ -506,7 +551,9 @@ func requestField(name string) (*Field, bool) {
 	return f, true
 }
 
-// EditableColumns are the columns a PATCH writes: the editable fields and updated_at.
+// EditableColumns are the columns a PATCH writes: the editable fields,
+// zone (a PATCH that moves the times fixes them in the service's zone) and
+// updated_at.
 func EditableColumns() []string {
 	var cols []string
 	for i := range EventFields {
@@ -514,7 +561,7 @@ func EditableColumns() []string {
 			cols = append(cols, EventFields[i].Column)
 		}
 	}
-	return append(cols, "updated_at")
+	return append(cols, "zone", "updated_at")
 }
 
 // ConstraintField names the field a CHECK constraint is about, or "".

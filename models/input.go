@@ -71,10 +71,12 @@ func refusal(name string, set FieldSet) (string, Code, bool) {
 	f, known := requestField(name)
 	if !known {
 		switch name {
-		case "id", "created_at", "updated_at", "reactivate_to":
-			return "is set by the server", CodeNotEditable, true
 		case "completed_at", "cancelled_at":
 			return "is set only by the lifecycle operations", CodeNotEditable, true
+		}
+		if _, ok := fieldIndex[name]; ok {
+			// id, created_at, updated_at, reactivate_to, zone and the dates
+			return "is set by the server", CodeNotEditable, true
 		}
 		return "is not a known field", CodeUnknownField, true
 	}

@@ -98,6 +98,12 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	if len(fe) > 0 {
 		return Event{}, fe
 	}
+	// the zone its dates are read in: a task's day-only due in the
+	// request's zone (?tz=), an all-day span in the service's
+	e.Zone = ZoneName(loc)
+	if e.Kind == KindTask && in.TextZone != nil {
+		e.Zone = ZoneName(in.TextZone)
+	}
 	return e, nil
 }
 
@@ -129,12 +135,23 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 			}
 		}
 	}
-	in.copyEditable(&n)
-	var fe FieldErrors
-	validate(&n, &fe, loc)
-	checkBounds(&n, &fe)
+	// The times are normalised in the zone they were fixed in, so that a
+	// PATCH that leaves them alone leaves them as they are (an all-day
+	// span fixed in Seoul keeps its dates under a service now in Berlin);
+	// a PATCH that moves them fixes them anew in the service's zone.
+	fixed := e.Location()
+	if fixed == nil {
+		fixed = loc
+	}
+	n, fe := patched(e, in, fixed)
+	if fixed.String() != loc.String() && (len(fe) > 0 || rescheduled(&e, &n)) {
+		n, fe = patched(e, in, loc)
+	}
 	if len(fe) > 0 {
 		return e, nil, false, fe
+	}
+	if rescheduled(&e, &n) {
+		n.Zone = ZoneName(loc)
 	}
 	times = map[string]Change{}
 	for i := range EventFields {
@@ -155,6 +172,28 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 		n.UpdatedAt = now.UTC().Truncate(time.Microsecond)
 	}
 	return n, times, changed, nil
+}
+
+// patched is e with the PATCH's fields copied, checked and its times
+// normalised in loc.
+func patched(e Event, in Input, loc *time.Location) (Event, FieldErrors) {
+	n := e
+	in.copyEditable(&n)
+	var fe FieldErrors
+	validate(&n, &fe, loc)
+	checkBounds(&n, &fe)
+	return n, fe
+}
+
+// rescheduled reports whether n's times (the fields a change of
+// reschedules) differ from e's.
+func rescheduled(e, n *Event) bool {
+	for i := range EventFields {
+		if f := &EventFields[i]; f.Reschedule && f.value(e) != f.value(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // validate checks and normalises the fields a create and a PATCH share.

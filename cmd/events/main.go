@@ -149,6 +149,13 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 		stopCluster()
 		return nil, nil, nil, err
 	}
+	if n, err := app.FillZones(mctx, db, cfg.Location); err != nil {
+		db.Close()
+		stopCluster()
+		return nil, nil, nil, err
+	} else if n > 0 {
+		logger.Info("events stored without a zone are given EVENTS_TIMEZONE", "events", n, "zone", cfg.Location.String())
+	}
 	if ok, ctype, err := app.SearchReadsHangul(mctx, db); err == nil && !ok {
 		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; docs/operations.md (Korean search and the database's locale) says how to move it to C.UTF-8", "lc_ctype", ctype)
 	}
