@@ -277,6 +277,7 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		"Content-Disposition: attachment; filename=\"events-", // the export
 		`"history":[`,                                         // its NDJSON
 		`id,kind,status,title,description`,                    // its CSV header
+		`"zone":"Asia/Seoul","start_date":"2026-11-28","end_date":"2026-11-29"`, // an all-day entry's dates
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the documentation's examples' output lacks %s:\n%s", want, output)
