@@ -398,7 +398,7 @@ func TestExportEscapesFormulas(t *testing.T) {
 // the local columns.
 const exportFirstLine = "\xEF\xBB\xBFid,kind,status,title,description,start_at,end_at,all_day,due_at," +
 	"started_at,ended_at,priority,project_tag,completed_at,cancelled_at,defer_until,source,source_ref," +
-	"reactivate_to,created_at,updated_at,local_date,local_start,local_end,minutes\r\n"
+	"reactivate_to,created_at,updated_at,zone,start_date,end_date,due_date,local_date,local_start,local_end,minutes\r\n"
 
 // TestExportForSpreadsheets: a CSV export opens in a spreadsheet as the
 // person reads the events: it begins with the UTF-8 byte-order mark (a

@@ -76,7 +76,11 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 				cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
 			}
 		}
-		cells = append(cells, "2026-11-22", "2026-11-22 03:04", "", "") // a task's due time, in UTC
+		if i%4 == 0 { // a task's due time, in UTC
+			cells = append(cells, "2026-11-25", "2026-11-25 14:59", "", "")
+		} else {
+			cells = append(cells, "2026-11-22", "2026-11-22 03:04", "", "")
+		}
 		if got, want := string(AppendCSVRecord(nil, &e, CSVOptions{Formulas: CSVFormulasRaw, Loc: time.UTC})), csvLine(t, cells); got != want {
 			t.Errorf("text %q:\n%q\nwant\n%q", text, got, want)
 		}
