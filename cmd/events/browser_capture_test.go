@@ -131,7 +131,8 @@ func testTaskCapture(t *testing.T, b *browser) {
 			t.Errorf("the new task row %q lacks %q", top, want)
 		}
 	}
-	p.setValue("#task-text", "Call the bank p1")
+	// due before the rent, so that Upcoming shows it first, under Tomorrow
+	p.setValue("#task-text", "Call the bank tomorrow 8:00 p1")
 	p.keys("\r")
 	p.waitFor("the p1 task at the top", `document.querySelector('#list li.event-row a.title')?.textContent.trim() === 'Call the bank'`)
 	if top := p.topRow(); !strings.Contains(top, "high priority") {
