@@ -29,6 +29,7 @@ import (
 )
 
 const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE | import [flags] FILE | reset-data | hash-password | version | edge-config [flags]]
+       events [log TEXT | start TEXT | stop | add TEXT | today | inbox | done ID | undo ID | review [--week]] [--json]
 
   serve          run the service (the default); without DATABASE_URL it runs
                  its own PostgreSQL in EVENTS_DATA_DIR
@@ -48,12 +49,15 @@ const usage = `usage: events [serve | migrate | backup [-o FILE] | restore FILE 
   version        print the version and VCS revision it was built from
   edge-config    print the nginx.conf of the edge in front of the service;
                  events edge-config -h lists its flags and their defaults
+  log, start, stop, add, today, inbox, done, undo, review
+                 the terminal client of the service at EVENTS_URL: record,
+                 time, add and list; events log -h tells each
 
 Configuration is read from the environment; see the README.`
 
 func main() {
 	cmd, args := command(os.Args[1:])
-	if len(args) > 0 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" && cmd != "import" {
+	if len(args) > 0 && cmd != "edge-config" && cmd != "backup" && cmd != "restore" && cmd != "import" && !cliCommands[cmd] {
 		fmt.Fprintf(os.Stderr, "%s\n\n%s\n", argsProblem(cmd, args), usage)
 		os.Exit(2)
 	}
@@ -73,6 +77,11 @@ func main() {
 		err = restore(args, logger)
 	case "import":
 		err = importFile(args, os.Getenv, os.Stdout, os.Stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+	case "log", "start", "stop", "add", "today", "inbox", "done", "undo", "review":
+		err = terminalCommand(cmd, args, os.Getenv, os.Stdout, os.Stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return
 		}

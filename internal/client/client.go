@@ -25,6 +25,13 @@ type Client struct {
 	base  *url.URL
 	token string
 	http  *http.Client
+
+	// Zone, when set, is the IANA zone sent as ?tz= with creates, today
+	// and the summary, so capture words and days are read in it.
+	Zone string
+	// Retries is how many times a write with an Idempotency-Key is sent
+	// again when no answer came (0: never).
+	Retries int
 }
 
 // New returns a client of the service at base (EVENTS_URL) that sends token
@@ -120,38 +127,185 @@ type HistoryRow struct {
 	ChangeKind string `json:"change_kind"`
 }
 
+// Overlap is a log a new log shares time with.
+type Overlap struct {
+	ID      int64  `json:"id"`
+	Title   string `json:"title"`
+	Seconds int64  `json:"seconds"`
+}
+
 // Created is the outcome of a create that was stored.
 type Created struct {
-	Event    Event
-	Replayed bool // an earlier request with the same Idempotency-Key stored it
+	Event       Event
+	Overlaps    []Overlap       // the logs a new log overlaps
+	CaptureNote string          // how the capture text was read, when it says
+	Replayed    bool            // an earlier request with the same Idempotency-Key stored it
+	Raw         json.RawMessage // the answer's body as it came
 }
 
 // Create posts body (a JSON object) to POST /api/events with the
 // Idempotency-Key key ("" for none). A refusal is a *Problem.
 func (c *Client) Create(ctx context.Context, body []byte, key string) (Created, error) {
 	var out Created
-	res, err := c.do(ctx, http.MethodPost, "/api/events", body, key)
+	var answer struct {
+		Overlaps    []Overlap `json:"overlaps"`
+		CaptureNote string    `json:"capture_note"`
+	}
+	path := "/api/events"
+	if c.Zone != "" {
+		path += "?tz=" + url.QueryEscape(c.Zone)
+	}
+	raw, hdr, err := c.send(ctx, http.MethodPost, path, body, key, http.StatusCreated, &out.Event, &answer)
 	if err != nil {
 		return out, err
 	}
-	defer res.Body.Close()
-	if err := decodeAnswer(res, http.StatusCreated, &out.Event); err != nil {
-		return out, err
-	}
-	out.Replayed = res.Header.Get("Idempotent-Replayed") == "true"
+	out.Overlaps, out.CaptureNote, out.Raw = answer.Overlaps, answer.CaptureNote, raw
+	out.Replayed = hdr.Get("Idempotent-Replayed") == "true"
 	return out, nil
 }
 
 // Operate performs one lifecycle operation (complete, cancel, reactivate)
 // on event id, with the Idempotency-Key key.
 func (c *Client) Operate(ctx context.Context, id int64, op, key string) (Event, error) {
+	e, _, err := c.OperateRaw(ctx, id, op, key)
+	return e, err
+}
+
+// OperateRaw is Operate that also answers the body as it came.
+func (c *Client) OperateRaw(ctx context.Context, id int64, op, key string) (Event, json.RawMessage, error) {
 	var e Event
-	res, err := c.do(ctx, http.MethodPost, "/api/events/"+strconv.FormatInt(id, 10)+"/"+op, nil, key)
+	raw, _, err := c.send(ctx, http.MethodPost, "/api/events/"+strconv.FormatInt(id, 10)+"/"+op, nil, key, http.StatusOK, &e)
+	return e, raw, err
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Items      []Event
+	NextCursor string
+	Raw        json.RawMessage // the answer's body as it came
+}
+
+// Listing reads one page of a listing: path is /api/events,
+// /api/events/today or /api/events/inbox (and the zone's tz is added to
+// today's query when the client has one).
+func (c *Client) Listing(ctx context.Context, path string, q url.Values) (Page, error) {
+	var page struct {
+		Items      []Event `json:"items"`
+		NextCursor *string `json:"next_cursor"`
+	}
+	if q == nil {
+		q = url.Values{}
+	}
+	if path == "/api/events/today" && c.Zone != "" && q.Get("tz") == "" {
+		q.Set("tz", c.Zone)
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	raw, _, err := c.send(ctx, http.MethodGet, path, nil, "", http.StatusOK, &page)
 	if err != nil {
-		return e, err
+		return Page{}, err
+	}
+	out := Page{Items: page.Items, Raw: raw}
+	if page.NextCursor != nil {
+		out.NextCursor = *page.NextCursor
+	}
+	return out, nil
+}
+
+// ProjectSeconds is the time logged to one project_tag (nil: none).
+type ProjectSeconds struct {
+	ProjectTag *string `json:"project_tag"`
+	Seconds    int64   `json:"seconds"`
+}
+
+// SummaryCounts is what one day, or the whole window, of a summary holds.
+type SummaryCounts struct {
+	LoggedSeconds  int64            `json:"logged_seconds"`
+	Projects       []ProjectSeconds `json:"projects"`
+	Logs           int              `json:"logs"`
+	TasksCompleted int              `json:"tasks_completed"`
+	CalendarEvents int              `json:"calendar_events"`
+	Cancelled      int              `json:"cancelled"`
+	TasksDue       int              `json:"tasks_due"`
+}
+
+// SummaryDay is one local day of a summary.
+type SummaryDay struct {
+	Date string `json:"date"`
+	SummaryCounts
+}
+
+// Summary is GET /api/events/summary's answer.
+type Summary struct {
+	From  time.Time       `json:"from"`
+	To    time.Time       `json:"to"`
+	TZ    string          `json:"tz"`
+	Days  []SummaryDay    `json:"days"`
+	Total SummaryCounts   `json:"total"`
+	Raw   json.RawMessage `json:"-"` // the answer's body as it came
+}
+
+// Summary reads GET /api/events/summary for the days from..to (either
+// zero for the API's default), in the client's zone when it has one.
+func (c *Client) Summary(ctx context.Context, from, to time.Time) (Summary, error) {
+	var s Summary
+	q := url.Values{}
+	if !from.IsZero() {
+		q.Set("from", from.Format(time.RFC3339))
+	}
+	if !to.IsZero() {
+		q.Set("to", to.Format(time.RFC3339))
+	}
+	if c.Zone != "" {
+		q.Set("tz", c.Zone)
+	}
+	raw, _, err := c.send(ctx, http.MethodGet, "/api/events/summary?"+q.Encode(), nil, "", http.StatusOK, &s)
+	s.Raw = raw
+	return s, err
+}
+
+// send makes one request and reads a want answer into each of vs. A write
+// with an Idempotency-Key that gets no answer, or finds its first attempt
+// still running, is sent again with the same key up to c.Retries times: the
+// service stores it at most once and answers a repeat what it answered first.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, key string, want int, vs ...any) (json.RawMessage, http.Header, error) {
+	for attempt := 0; ; attempt++ {
+		raw, hdr, err := c.sendOnce(ctx, method, path, body, key, want, vs...)
+		if err == nil || key == "" || attempt >= c.Retries || !retryable(err) {
+			return raw, hdr, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, err
+		case <-time.After(time.Duration(attempt+1) * 500 * time.Millisecond):
+		}
+	}
+}
+
+// retryable: no answer came, or the first request with the key still runs.
+func retryable(err error) bool {
+	var u *Unreachable
+	var p *Problem
+	return errors.As(err, &u) || (errors.As(err, &p) && p.Status == http.StatusConflict && strings.Contains(p.Detail, "Idempotency-Key is still being processed"))
+}
+
+func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte, key string, want int, vs ...any) (json.RawMessage, http.Header, error) {
+	res, err := c.do(ctx, method, path, body, key)
+	if err != nil {
+		return nil, nil, err
 	}
 	defer res.Body.Close()
-	return e, decodeAnswer(res, http.StatusOK, &e)
+	raw, err := readAnswer(res, want)
+	if err != nil {
+		return nil, res.Header, err
+	}
+	for _, v := range vs {
+		if err := json.Unmarshal(raw, v); err != nil {
+			return nil, res.Header, fmt.Errorf("%s %s answered %d with a body that is not the API's JSON: %v", method, res.Request.URL.Path, res.StatusCode, err)
+		}
+	}
+	return raw, res.Header, nil
 }
 
 // Get reads one event.
@@ -240,15 +394,24 @@ func (u *Unreachable) Unwrap() error { return u.Err }
 
 // decodeAnswer reads a want answer into v, or the problem of any other.
 func decodeAnswer(res *http.Response, want int, v any) error {
+	data, err := readAnswer(res, want)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s %s answered %d with a body that is not the API's JSON: %v", res.Request.Method, res.Request.URL.Path, res.StatusCode, err)
+	}
+	return nil
+}
+
+// readAnswer reads the body of a want answer, or the problem of any other.
+func readAnswer(res *http.Response, want int) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
-		return &Unreachable{Base: res.Request.URL.Host, Err: err}
+		return nil, &Unreachable{Base: res.Request.URL.Host, Err: err}
 	}
 	if res.StatusCode == want {
-		if err := json.Unmarshal(data, v); err != nil {
-			return fmt.Errorf("%s %s answered %d with a body that is not the API's JSON: %v", res.Request.Method, res.Request.URL.Path, res.StatusCode, err)
-		}
-		return nil
+		return data, nil
 	}
 	p := &Problem{Status: res.StatusCode}
 	if strings.Contains(res.Header.Get("Content-Type"), "json") {
@@ -258,5 +421,5 @@ func decodeAnswer(res *http.Response, want int, v any) error {
 	if p.Title == "" && p.Detail == "" {
 		p.Title = http.StatusText(res.StatusCode)
 	}
-	return p
+	return nil, p
 }
