@@ -311,12 +311,8 @@ func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte,
 // Get reads one event.
 func (c *Client) Get(ctx context.Context, id int64) (Event, error) {
 	var e Event
-	res, err := c.do(ctx, http.MethodGet, "/api/events/"+strconv.FormatInt(id, 10), nil, "")
-	if err != nil {
-		return e, err
-	}
-	defer res.Body.Close()
-	return e, decodeAnswer(res, http.StatusOK, &e)
+	_, _, err := c.send(ctx, http.MethodGet, "/api/events/"+strconv.FormatInt(id, 10), nil, "", http.StatusOK, &e)
+	return e, err
 }
 
 // History reads the first 1000 steps of event id's history, oldest first.
@@ -324,32 +320,14 @@ func (c *Client) History(ctx context.Context, id int64) ([]HistoryRow, error) {
 	var page struct {
 		Items []HistoryRow `json:"items"`
 	}
-	res, err := c.do(ctx, http.MethodGet, "/api/events/"+strconv.FormatInt(id, 10)+"/history?limit=1000", nil, "")
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	return page.Items, decodeAnswer(res, http.StatusOK, &page)
+	_, _, err := c.send(ctx, http.MethodGet, "/api/events/"+strconv.FormatInt(id, 10)+"/history?limit=1000", nil, "", http.StatusOK, &page)
+	return page.Items, err
 }
 
 // List reads one page of GET /api/events with the query q.
 func (c *Client) List(ctx context.Context, q url.Values) (items []Event, next string, err error) {
-	var page struct {
-		Items      []Event `json:"items"`
-		NextCursor *string `json:"next_cursor"`
-	}
-	res, err := c.do(ctx, http.MethodGet, "/api/events?"+q.Encode(), nil, "")
-	if err != nil {
-		return nil, "", err
-	}
-	defer res.Body.Close()
-	if err := decodeAnswer(res, http.StatusOK, &page); err != nil {
-		return nil, "", err
-	}
-	if page.NextCursor != nil {
-		next = *page.NextCursor
-	}
-	return page.Items, next, nil
+	page, err := c.Listing(ctx, "/api/events", q)
+	return page.Items, page.NextCursor, err
 }
 
 func (c *Client) do(ctx context.Context, method, path string, body []byte, key string) (*http.Response, error) {
@@ -391,18 +369,6 @@ func (u *Unreachable) Error() string {
 }
 
 func (u *Unreachable) Unwrap() error { return u.Err }
-
-// decodeAnswer reads a want answer into v, or the problem of any other.
-func decodeAnswer(res *http.Response, want int, v any) error {
-	data, err := readAnswer(res, want)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s %s answered %d with a body that is not the API's JSON: %v", res.Request.Method, res.Request.URL.Path, res.StatusCode, err)
-	}
-	return nil
-}
 
 // readAnswer reads the body of a want answer, or the problem of any other.
 func readAnswer(res *http.Response, want int) ([]byte, error) {
