@@ -286,6 +286,31 @@ func TestTerminalClientRoundTrips(t *testing.T) {
 	monday := time.Date(now.Year(), now.Month(), now.Day()-(int(now.Weekday())+6)%7, 0, 0, 0, 0, seoul)
 	q = url.Values{"from": {monday.Format(time.RFC3339)}, "to": {monday.AddDate(0, 0, 7).Format(time.RFC3339)}, "tz": {"Asia/Seoul"}}
 	sameJSON(t, s, mustCLI(t, b, "review", "--week", "--json"), "/api/events/summary?"+q.Encode())
+
+	// On a terminal (a real pty, through script(1)) the table takes the
+	// terminal's width and a bold head, unless NO_COLOR is set.
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Logf("SKIPPED the terminal check: no script(1): %v", err)
+		return
+	}
+	onTTY := func(env ...string) string {
+		cmd := exec.Command("script", "-qec", "stty cols 100 rows 40; exec "+build(t)+" inbox", "/dev/null")
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "EVENTS_URL=" + b, "EVENTS_TOKEN=" + importToken, "EVENTS_TIMEZONE=Asia/Seoul", "TERM=xterm", "COLUMNS=50"}, env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("script: %v\n%s", err, out)
+		}
+		return strings.ReplaceAll(string(out), "\r\n", "\n")
+	}
+	mustCLI(t, b, "add", strings.Repeat("긴 제목 ", 20)+"#집안일")
+	tty := onTTY()
+	lines = checkTable(t, strings.ReplaceAll(strings.ReplaceAll(tty, "\x1b[1m", ""), "\x1b[0m", ""), 100, "TITLE", "PROJECT")
+	if !strings.HasPrefix(tty, "\x1b[1mID  KIND") || len(lines) != 3 || runewidth.StringWidth(lines[2]) < 98 || !strings.HasSuffix(lines[2], "...  #집안일") {
+		t.Errorf("inbox on a 100-column terminal:\n%q", tty)
+	}
+	if plain := onTTY("NO_COLOR=1"); strings.Contains(plain, "\x1b") {
+		t.Errorf("NO_COLOR on a terminal wrote escapes:\n%q", plain)
+	}
 }
 
 // TestTerminalClientRefusalsAndUsage: a refusal of the API exits 1 with
