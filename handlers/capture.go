@@ -67,7 +67,7 @@ var priorityWords = map[int]string{1: "low", 2: "medium", 3: "high"}
 
 // dueDayHint says, under the edit form's Due input, that a task due on a
 // day without a time (a capture text's "tomorrow") is due any time that
-// day: the date-time input can only show it as 23:59.
+// day; the input shows the day alone, No clock time ticked (formview.go).
 func dueDayHint(f *formView, e models.Event, loc *time.Location) {
 	if e.DueAt == nil || !models.DueDayOnly(*e.DueAt, loc) {
 		return

@@ -100,12 +100,12 @@ func TestFormPatchAtMinutePrecisionWritesNoReschedule(t *testing.T) {
 	}
 }
 
-// The edit form of an all-day entry shows dates; sending them back unchanged
-// is no reschedule.
+// The edit form of an all-day entry shows dates, the end its last day
+// (issue 47); sending them back unchanged is no reschedule.
 func TestFormPatchOfAnAllDayEntryWithItsOwnDates(t *testing.T) {
 	s := newServer(t)
 	e := s.create(`{"kind":"calendar_event","title":"Trip","start_at":"2026-11-25T00:00:00+09:00","end_at":"2026-11-27T00:00:00+09:00","all_day":true}`)
-	p := s.form("PATCH", path(e.ID), url.Values{"title": {"Trip"}, "start_at": {"2026-11-25"}, "end_at": {"2026-11-27"}, "all_day": {"on"}}).event(t, http.StatusOK)
+	p := s.form("PATCH", path(e.ID), url.Values{"title": {"Trip"}, "start_at": {"2026-11-25"}, "end_at": {"2026-11-26"}, "all_day": {"on"}}).event(t, http.StatusOK)
 	if str(p.StartAt) != str(e.StartAt) || str(p.EndAt) != str(e.EndAt) || !p.AllDay {
 		t.Errorf("form PATCH = %s..%s, want %s..%s", str(p.StartAt), str(p.EndAt), str(e.StartAt), str(e.EndAt))
 	}

@@ -15,12 +15,18 @@ type formField struct {
 	Name     string // the form's name (desc for the description)
 	Field    string // the API's name, which errors carry
 	Label    string
-	Type     string // text, textarea, datetime-local, checkbox or priority
+	Type     string // text, textarea, datetime-local, date, checkbox or priority
 	Required bool
-	Hint     string
-	Value    string
-	Checked  bool
-	Error    string
+	// Autofocus marks the first field of the new-event form: the person
+	// starts typing at once.
+	Autofocus bool
+	// DayToggle draws, beside a task's Due, the "No clock time" switch
+	// (app.js turns the input into a date-only one); DayOnly is its state.
+	DayToggle, DayOnly bool
+	Hint               string
+	Value              string
+	Checked            bool
+	Error              string
 }
 
 // formView is the fields of one kind's form with their values and errors,
@@ -63,7 +69,7 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		ff := formField{Name: name, Field: fd.Name, Label: fd.Label, Type: fd.FormType}
 		switch fd.Name {
 		case "all_day":
-			ff.Hint = "From the start's midnight to the end's, or one day without an end."
+			ff.Hint = "Starts and Ends become days: the first and the last, both included (one day without an end)."
 		case "start_at":
 			if kind == models.KindTask {
 				ff.Hint = "Optional: when the task starts, if it has a clock time."
@@ -85,12 +91,50 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		shown[ff.Field] = true
 		f.Fields = append(f.Fields, ff)
 	}
+	dateOnly(&f)
 	for _, e := range errs {
 		if !shown[e.Field] {
 			f.Other = append(f.Other, otherError{Field: e.Field, Label: fieldLabel(e.Field), Message: inLabels(e.Message)})
 		}
 	}
 	return f
+}
+
+// dateLayout is a date input's value: a day without a clock time.
+const dateLayout = "2006-01-02"
+
+// isDate reports whether a form value is a date without a clock time.
+func isDate(v string) bool {
+	_, err := time.Parse(dateLayout, v)
+	return err == nil
+}
+
+// dateOnly turns the time inputs that hold days into date inputs (issue
+// 47): an all-day calendar entry's Starts and Ends (the first and the last
+// day, both inclusive; models.DecodeForm stores the exclusive midnight
+// after the last), and a task's Due given as a day (stored as the day's
+// last microsecond, models.DueDayOnly). app.js switches them as the person
+// ticks All day or No clock time.
+func dateOnly(f *formView) {
+	allDay := false
+	for _, ff := range f.Fields {
+		allDay = allDay || (ff.Field == "all_day" && ff.Checked)
+	}
+	for i := range f.Fields {
+		ff := &f.Fields[i]
+		switch {
+		case f.Kind == models.KindCalendarEvent && allDay && (ff.Field == "start_at" || ff.Field == "end_at"):
+			ff.Type = "date"
+			if len(ff.Value) > len(dateLayout) {
+				ff.Value = ff.Value[:len(dateLayout)]
+			}
+		case f.Kind == models.KindTask && ff.Field == "due_at":
+			ff.DayToggle = true
+			if isDate(ff.Value) {
+				ff.Type, ff.DayOnly = "date", true
+			}
+		}
+	}
 }
 
 // PriorityOptions are the choices of the priority field.
@@ -107,7 +151,16 @@ func formValues(e models.Event, loc *time.Location) url.Values {
 		}
 		switch f.Type {
 		case models.TypeTime:
-			if t := f.Time(&e); t != nil {
+			t := f.Time(&e)
+			switch {
+			case t == nil:
+			case e.AllDay && f.Name == "start_at":
+				v.Set(f.Form(), t.In(loc).Format(dateLayout))
+			case e.AllDay && f.Name == "end_at": // the last day, not the exclusive midnight after it
+				v.Set(f.Form(), t.In(loc).Add(-time.Nanosecond).Format(dateLayout))
+			case e.Kind == models.KindTask && f.Name == "due_at" && models.DueDayOnly(*t, loc):
+				v.Set(f.Form(), t.In(loc).Format(dateLayout))
+			default:
 				v.Set(f.Form(), t.In(loc).Format(inputLayout))
 			}
 		case models.TypeBool:
@@ -139,7 +192,12 @@ func newDetail(e models.Event, loc *time.Location, values url.Values, errs model
 		values = formValues(e, loc)
 	}
 	form := newForm(e.Kind, values, errs, loc)
-	dueDayHint(&form, e, loc)
+	dueDayHint(&form, e, loc) // capture.go
+	for i := range form.Fields {
+		if form.Fields[i].Field == "started_at" {
+			form.Fields[i].Hint = "" // "leave both times empty" is for a new log
+		}
+	}
 	runningForm(&form, e) // timers.go
 	return detailView{Row: newRow(&e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
 }

@@ -181,6 +181,7 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 	page := newPage{chrome: h.chrome(c, "New event"), Kinds: kindChoices(kind)}
 	if kind != "" {
 		form := newForm(kind, nil, nil, h.svc.Location())
+		form.Fields[0].Autofocus = true // the title: the person starts typing at once
 		page.Form = &form
 		page.Title = "New " + kindNames[kind]
 	}

@@ -381,7 +381,47 @@ func DecodeForm(form url.Values, set FieldSet, loc *time.Location) (Input, error
 	if set == PatchFields && !in.AllDay.Set {
 		in.AllDay = Opt[bool]{Set: true}
 	}
+	formDays(form, &in, loc, &fe)
 	return in, fe.err()
+}
+
+// formDays reads the date-only values of a form's time inputs, which the
+// pages send for days (issue 47): an all-day entry's end_at given as a
+// day is its last day, stored as the midnight after it (end_at is
+// exclusive), so "29 Nov" as the end covers the 29th; a task's due_at
+// given as a day is due any time that day, stored as the day's last
+// microsecond (DueDayOnly), as a capture text's day is. A start given as
+// a day is its midnight, as ParseTime reads it.
+func formDays(form url.Values, in *Input, loc *time.Location, fe *FieldErrors) {
+	if loc == nil {
+		return
+	}
+	set := func(name string, o *Opt[time.Time], t time.Time) {
+		if y := t.UTC().Year(); y < 1 || y > 9999 { // the last day of 9999, east of UTC
+			fe.add(name, CodeOutOfRange, "must be between the years 0001 and 9999")
+			return
+		}
+		o.V = t.UTC()
+	}
+	if d, ok := formDate(form, "end_at", loc); ok && in.AllDay.V {
+		if end, _ := fieldIndex["end_at"].input(in).(*Opt[time.Time]); end != nil && end.Set && !end.Null {
+			set("end_at", end, dayStart(d.Year(), d.Month(), d.Day()+1, loc))
+		}
+	}
+	if d, ok := formDate(form, "due_at", loc); ok && in.DueAt.Set && !in.DueAt.Null {
+		set("due_at", &in.DueAt, EndOfDay(d.Year(), d.Month(), d.Day(), loc))
+	}
+}
+
+// formDate is the form's value of name when it is a date alone
+// (2026-11-29), as a date input sends it.
+func formDate(form url.Values, name string, loc *time.Location) (time.Time, bool) {
+	v := form[name]
+	if len(v) != 1 || len(v[0]) != len("2006-01-02") {
+		return time.Time{}, false
+	}
+	d, err := time.ParseInLocation("2006-01-02", v[0], loc)
+	return d, err == nil
 }
 
 func setForm(f *Field, target any, v string, loc *time.Location) (Code, string) {
