@@ -51,16 +51,18 @@ func TestFragmentsOfCreateAndLifecycle(t *testing.T) {
 	if rowID(t, body) != id || !strings.Contains(body, `data-status="done"`) {
 		t.Errorf("complete fragment = %s, want the done row of %d", body, id)
 	}
-	if got := strings.Join(buttons(body), " "); got != "cancel reactivate" {
-		t.Errorf("done task buttons = %q, want \"cancel reactivate\"", got)
+	// The answer's undo note holds the one Undo (reactivate); the row's
+	// reactivate slot stays empty beside it (issue 47).
+	if got := strings.Join(buttons(body), " "); got != "cancel" || strings.Count(body, ">Undo</button>") != 1 {
+		t.Errorf("done task buttons = %q, want \"cancel\" and one Undo, the note's", got)
 	}
 	body = s.json("POST", path(id, "reactivate"), "", hx...).html(t, http.StatusOK)
 	if got := strings.Join(buttons(body), " "); got != "complete defer cancel" {
 		t.Errorf("reactivated task buttons = %q, want \"complete defer cancel\"", got)
 	}
 	body = s.form("POST", path(id, "defer"), url.Values{"defer_until": {"2026-11-25T09:00"}}, hx...).html(t, http.StatusOK)
-	if got := strings.Join(buttons(body), " "); got != "complete defer cancel reactivate" {
-		t.Errorf("deferred task buttons = %q, want all four", got)
+	if got := strings.Join(buttons(body), " "); got != "complete defer cancel" || strings.Count(body, ">Undo</button>") != 1 {
+		t.Errorf("deferred task buttons = %q, want all three and one Undo, the note's", got)
 	}
 
 	// An activity log row has no lifecycle buttons; a running one has one

@@ -240,10 +240,7 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 	}
 	b = append(b, `">`...)
 	for i, op := range models.Ops {
-		offered := false
-		for _, o := range r.Ops {
-			offered = offered || o == op
-		}
+		offered := r.offers(op)
 		switch {
 		case !offered:
 			b = append(b, `<span class="op-slot"></span>`...)
@@ -255,6 +252,10 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 			b = strconv.AppendInt(b, r.ID, 10)
 			b = append(b, `/defer" data-defer-target="`...)
 			b = appendEscaped(b, r.Target)
+			if r.Kind == models.KindTask && r.DueAt != nil {
+				b = append(b, `" data-defer-due="`...)
+				b = models.AppendTime(b, *r.DueAt)
+			}
 			b = append(b, `"><summary>Defer</summary></details>`...)
 		default:
 			b = append(b, opButtons[i].open...)

@@ -193,9 +193,29 @@ type opSlot struct {
 func (r rowView) Slots() []opSlot {
 	out := make([]opSlot, len(models.Ops))
 	for i, op := range models.Ops {
-		out[i] = opSlot{Op: op, Offered: slices.Contains(r.Ops, op), Label: opLabel(op)}
+		out[i] = opSlot{Op: op, Offered: r.offers(op), Label: opLabel(op)}
 	}
 	return out
+}
+
+// offers reports whether the row draws op's button. A row with an undo
+// note draws no reactivate button: the note's Undo is that button, and a
+// row never shows two Undo side by side (issue 47).
+func (r *rowView) offers(op models.Op) bool {
+	if op == models.OpReactivate && r.UndoNote != "" {
+		return false
+	}
+	return slices.Contains(r.Ops, op)
+}
+
+// DeferDue is a task's due time as its defer menu carries it
+// (data-defer-due), so app.js can offer to move the due date with the
+// defer; "" for an event without one.
+func (r rowView) DeferDue() string {
+	if r.Kind != models.KindTask || r.DueAt == nil {
+		return ""
+	}
+	return string(models.AppendTime(nil, *r.DueAt))
 }
 
 // SpanEnd is when the row's time ends: a calendar entry's end (else its

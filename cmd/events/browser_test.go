@@ -229,8 +229,10 @@ func testLifecycle(t *testing.T, b *browser) {
 	if text := eval[string](p, `document.querySelector(`+jsString(row(bravo.ID)+" .status")+`)?.textContent ?? ''`); !strings.Contains(text, "done") {
 		t.Errorf("Bravo's .status reads %q after complete, want done", text)
 	}
-	if ops := eval[[]string](p, `[...document.querySelectorAll(`+jsString(row(bravo.ID)+" button.op")+`)].map(b => b.dataset.op).sort()`); !slices.Equal(ops, []string{"cancel", "reactivate"}) {
-		t.Errorf("Bravo's buttons after complete: %q, want cancel and reactivate", ops)
+	// Its one Undo is the answer's note (issue 47): the reactivate slot is
+	// empty beside it.
+	if ops := eval[[]string](p, `[...document.querySelectorAll(`+jsString(row(bravo.ID)+" button.op, "+row(bravo.ID)+" button[data-undo]")+`)].map(b => b.dataset.op ?? 'undo').sort()`); !slices.Equal(ops, []string{"cancel", "undo"}) {
+		t.Errorf("Bravo's buttons after complete: %q, want cancel and the note's Undo", ops)
 	}
 	p.assertNoReload("a lifecycle click")
 	if e := getEvent(t, s.base, bravo.ID); e.Status != "done" {
@@ -345,9 +347,10 @@ func testDefer(t *testing.T, b *browser) {
 		t.Errorf("rows after the defers: %q, want them in place: %q", got, order)
 	}
 
-	// Reactivate undoes the defer.
+	// Reactivate undoes the defer (the answer's note holds the row's one
+	// Undo).
 	sel = row(ids["3h"])
-	p.click(sel + ` button.op[data-op="reactivate"]`)
+	p.click(sel + ` .undo-note button[data-undo]`)
 	p.waitFor("3h: the row planned again", `document.querySelector(`+jsString(sel)+`)?.dataset.status === 'planned'`)
 	if e := getEvent(t, s.base, ids["3h"]); e.Status != "planned" || e.DeferUntil != nil {
 		t.Errorf("after reactivate: %s, defer_until %v; want planned and null", e.Status, e.DeferUntil)
