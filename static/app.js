@@ -240,20 +240,72 @@
       out.setAttribute("aria-hidden", "true"); // the field itself is read out
       input.insertAdjacentElement("afterend", out);
     }
-    var v = input.value, text = "";
-    if (v) { // the page zone's wall time: read it as UTC to keep it as typed
-      var p = {};
-      readable.formatToParts(new Date(v + ":00Z")).forEach(function (x) { p[x.type] = x.value; });
-      text = p.weekday + " " + p.day + " " + p.month + (+p.year !== today().y ? " " + p.year : "") + ", " + p.hour + ":" + p.minute;
-    }
-    out.textContent = text;
-    out.hidden = !text;
+    out.textContent = asRead(input.value);
+    out.hidden = !out.textContent;
   }
+  // asRead is a date input's day ("Sun 29 Nov") or a datetime-local
+  // input's day and time ("Sun 29 Nov, 17:00"), as the lists write them.
+  function asRead(v) {
+    if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d)?$/.test(v || "")) return "";
+    var p = {}, day = v.length === 10; // the page zone's wall time: read it as UTC to keep it as typed
+    readable.formatToParts(new Date((day ? v + "T00:00" : v) + ":00Z")).forEach(function (x) { p[x.type] = x.value; });
+    return p.weekday + " " + p.day + " " + p.month + (+p.year !== today().y ? " " + p.year : "") + (day ? "" : ", " + p.hour + ":" + p.minute);
+  }
+  var timeInputs = '.field input[type="datetime-local"], .field input[type="date"]';
   function readAll(root) {
-    (root.querySelectorAll ? root : document).querySelectorAll('.field input[type="datetime-local"]').forEach(readOut);
+    (root.querySelectorAll ? root : document).querySelectorAll(timeInputs).forEach(readOut);
   }
   document.addEventListener("input", function (evt) {
-    if (evt.target && evt.target.matches && evt.target.matches('.field input[type="datetime-local"]')) readOut(evt.target);
+    if (evt.target && evt.target.matches && evt.target.matches(timeInputs)) readOut(evt.target);
+  });
+
+  // The forms' times (issue 47). A calendar entry's end starts one hour
+  // after its start and moves with it, keeping its length, until the
+  // person edits the end; All day turns both into date inputs (the end is
+  // the last day), and a task's "No clock time" turns Due into one.
+  function wall(v) { return new Date((v.length === 10 ? v + "T00:00" : v) + ":00Z"); } // a wall time as UTC
+  function wallValue(d, day) { return d.toISOString().slice(0, day ? 10 : 16); }
+  function setKind(input, day, clock) {
+    if (!input || (input.type === "date") === day) return;
+    var v = input.value;
+    input.type = day ? "date" : "datetime-local";
+    input.value = !v ? "" : day ? v.slice(0, 10) : v.slice(0, 10) + "T" + clock;
+    readOut(input);
+  }
+  function calendarFields(form) {
+    return form && form.querySelector("#f-start_at") && form.querySelector("#f-end_at") && form.querySelector("#f-all_day") ?
+      { start: form.querySelector("#f-start_at"), end: form.querySelector("#f-end_at"), allDay: form.querySelector("#f-all_day") } : null;
+  }
+  document.addEventListener("focusin", function (evt) { // the start before a change
+    var f = evt.target.id === "f-start_at" && calendarFields(evt.target.form);
+    if (f) f.start.dataset.was = f.start.value;
+  });
+  document.addEventListener("input", function (evt) {
+    var el = evt.target, f = el && el.form && calendarFields(el.form);
+    if (!f) return;
+    if (el === f.end) { if (evt.isTrusted) f.end.dataset.edited = "true"; return; }
+    if (el !== f.start) return;
+    var was = f.start.dataset.was || "", now = f.start.value;
+    f.start.dataset.was = now;
+    if (!now || f.end.dataset.edited) return;
+    var day = f.start.type === "date";
+    if (!f.end.value || !was) {
+      f.end.value = day ? now : wallValue(new Date(wall(now).getTime() + 3600 * 1000), false);
+    } else { // keep the entry's length
+      f.end.value = wallValue(new Date(wall(f.end.value).getTime() + wall(now).getTime() - wall(was).getTime()), day);
+    }
+    readOut(f.end);
+  });
+  document.addEventListener("change", function (evt) {
+    var el = evt.target, f = el && el.form && calendarFields(el.form);
+    if (f && el === f.allDay) {
+      setKind(f.start, el.checked, "09:00");
+      setKind(f.end, el.checked, "10:00");
+      f.start.dataset.was = f.start.value;
+      return;
+    }
+    var due = el && el.dataset && el.dataset.dayOnly && document.getElementById(el.dataset.dayOnly);
+    if (due) setKind(due, el.checked, "09:00");
   });
   document.addEventListener("htmx:after:process", function (evt) { if (evt.target instanceof Element) readAll(evt.target); });
   document.addEventListener("DOMContentLoaded", function () { readAll(document); });
@@ -272,11 +324,135 @@
       el.setAttribute("hx-post", d.dataset.deferPost);
       el.setAttribute("hx-target", d.dataset.deferTarget);
     });
-    var input = menu.querySelector("input"), label = menu.querySelector("label");
+    var input = menu.querySelector(".defer-custom input"), label = menu.querySelector(".defer-custom label");
     input.id = label.htmlFor = "defer-until-" + (++deferCount);
+    var move = menu.querySelector(".defer-move");
+    if (move && d.dataset.deferDue) { // a task with a due time: offer to move it too
+      move.hidden = false;
+      move.querySelector(".defer-due").textContent = "currently due " + asRead(dueValue(new Date(d.dataset.deferDue)));
+    }
     d.appendChild(menu);
     htmx.process(menu);
   }
+
+  // dueValue is a due time as the due field shows it: a day alone when it
+  // has no clock time (models.DueDayOnly), else a day and time.
+  function dueValue(due) {
+    var v = local(due, true);
+    return v.slice(11) === "23:59:59" && due.getUTCMilliseconds() === 999 ? v.slice(0, 10) : v.slice(0, 16);
+  }
+
+  // local is a time as a datetime-local value of the page's zone.
+  var wallParts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone(), year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23"
+  });
+  function local(t, seconds) {
+    var p = {};
+    wallParts.formatToParts(t).forEach(function (x) { p[x.type] = x.value; });
+    return p.year + "-" + p.month + "-" + p.day + "T" + p.hour + ":" + p.minute + (seconds ? ":" + p.second : "");
+  }
+
+  // Defer that moves the plan (issue 47). With "and move the due date"
+  // ticked, a defer past the task's due time is followed by a PATCH of the
+  // due date (two history rows): the due moves to the day it comes back,
+  // at its own clock time (a day without a clock time stays one), or to
+  // the defer's time when that clock time is earlier. The row then says
+  // both and offers one Undo, of the move; after it, one Undo of the defer.
+  var moving = null;
+  function movedDue(due, until) { // until: a datetime-local value of the page's zone
+    var wasDue = local(due, true);
+    if (wasDue.slice(0, 16) >= until) return null; // due after the defer: nothing to move
+    if (dueValue(due).length === 10) return until.slice(0, 10); // a day, no clock time
+    var at = until.slice(0, 10) + "T" + wasDue.slice(11, 16);
+    return at < until ? until : at;
+  }
+  document.addEventListener("htmx:config:request", function (evt) {
+    var source = evt.detail.ctx.sourceElement, d = source.closest && source.closest("details.defer");
+    if (moved && source.matches && source.matches("form.due-move")) moved.ctx = evt.detail.ctx;
+    if (!d || !d.dataset.deferDue || !d.querySelector("[data-defer-move]:checked")) return;
+    var until = evt.detail.ctx.request.body.get("defer_until") || "";
+    if (/Z$/.test(until)) until = local(new Date(until)); // a preset of hours from now
+    var due = movedDue(new Date(d.dataset.deferDue), until.slice(0, 16));
+    var host = d.closest("li.event-row, [data-etag]");
+    moving = due && host ? { ctx: evt.detail.ctx, host: host.id, target: d.dataset.deferTarget, post: d.dataset.deferPost, old: d.dataset.deferDue, due: due } : null;
+  });
+  // patchDue sends a form PATCH of the due time from inside host, so it
+  // carries the host's validator and lands where the host's buttons do.
+  function patchDue(host, m, value) {
+    var form = document.createElement("form");
+    form.hidden = true;
+    form.className = "due-move";
+    form.setAttribute("hx-patch", m.post.replace(/\/defer$/, ""));
+    form.setAttribute("hx-target", m.target);
+    form.setAttribute("hx-swap", "outerHTML");
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "due_at";
+    input.value = value;
+    form.appendChild(input);
+    host.appendChild(form);
+    htmx.process(form);
+    form.requestSubmit();
+  }
+  // moveNote puts the row's one undo note in place of what the PATCH
+  // answer says ("Saved."), its Undo in the reactivate button's slot.
+  function moveNote(host, text, undo) {
+    host.querySelectorAll(".undo-note, p.message, .form-message").forEach(function (el) { el.remove(); });
+    var note = document.createElement("p");
+    note.className = "undo-note";
+    note.setAttribute("role", "status");
+    var span = document.createElement("span");
+    span.textContent = text;
+    note.append(span, " · ", undo);
+    var ops = host.querySelector(".ops");
+    if (ops) ops.insertAdjacentElement("afterend", note); else host.appendChild(note);
+    var re = host.querySelector('.ops button.op[data-op="reactivate"]');
+    if (re) { var slot = document.createElement("span"); slot.className = "op-slot"; re.replaceWith(slot); }
+    htmx.process(note);
+    undo.focus();
+  }
+  function undoButton() {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "undo";
+    b.setAttribute("data-undo", "");
+    b.textContent = "Undo";
+    return b;
+  }
+  var moved = null; // the move waiting for its PATCH's answer
+  document.addEventListener("htmx:after:swap", function (evt) {
+    var ctx = evt.detail.ctx, ok = ctx.response && ctx.response.status < 300;
+    // (htmx points ctx.sourceElement at the swapped-in element by then:
+    // the request is known by its ctx)
+    if (moving && ctx === moving.ctx) { // the defer's answer
+      var m = moving, host = document.getElementById(m.host);
+      moving = null;
+      if (!ok) return; // refused: nothing to move
+      var said = host && host.querySelector(".undo-note span");
+      if (!host || host.dataset.status !== "deferred") return;
+      m.deferred = said ? said.textContent : "Deferred";
+      moved = m;
+      patchDue(host, m, m.due);
+      return;
+    }
+    if (!moved || ctx !== moved.ctx) return;
+    var was = moved, el = document.getElementById(was.host);
+    moved = null;
+    if (!el || !ok) return;
+    var undo = undoButton();
+    if (!was.back) { // the move: its Undo moves the due back
+      moveNote(el, was.deferred + ", due moved to " + asRead(was.due), undo);
+      undo.addEventListener("click", function () {
+        moved = { host: was.host, target: was.target, post: was.post, deferred: was.deferred, back: true };
+        patchDue(document.getElementById(was.host), was, was.old);
+      });
+    } else { // the move undone: the next Undo is the defer's
+      undo.setAttribute("hx-post", was.post.replace(/\/defer$/, "/reactivate"));
+      undo.setAttribute("hx-target", was.target);
+      undo.setAttribute("hx-swap", "outerHTML");
+      moveNote(el, "Due moved back; " + was.deferred.charAt(0).toLowerCase() + was.deferred.slice(1), undo);
+    }
+  });
   document.addEventListener("click", function (evt) {
     var s = evt.target.closest && evt.target.closest("details.defer > summary");
     if (s) fillDefer(s.parentElement);
@@ -311,6 +487,7 @@
   // The shortcuts, as the help lists them.
   var shortcuts = [
     ["/", "Focus the quick-record line"],
+    ["s", "Focus search"],
     ["t", "Focus the task capture line"],
     ["g t", "Go to Today"],
     ["g i", "Go to Inbox"],
@@ -324,8 +501,9 @@
     ["u", "Undo its last complete, cancel or defer"],
     ["← →", "Previous, next tab (on a tab)"],
     ["Home End", "First, last tab (on a tab)"],
+    ["↑ ↓", "Previous, next choice (in a defer menu)"],
     ["?", "Show this list"],
-    ["Esc", "Close this list or a menu"]
+    ["Esc", "Close this list or a menu; leave a field"]
   ];
   var goTabs = { t: "today", i: "inbox", u: "upcoming", a: "activity" };
 
@@ -376,7 +554,7 @@
     var r = currentRow(), d = r && r.querySelector("details.defer");
     if (!d) return;
     if (!d.open) d.querySelector("summary").click(); // opens it, its menu filled
-    var first = d.querySelector(".defer-preset, input, button");
+    var first = d.querySelector(".defer-preset") || d.querySelector("input, button");
     if (first) first.focus();
   }
 
@@ -453,7 +631,7 @@
       h.textContent = "Keyboard shortcuts";
       var note = document.createElement("p");
       note.className = "hint";
-      note.textContent = "Not while typing in a field. The current row is the one with the focus, or the last one j or k reached.";
+      note.textContent = "Not while typing in a field (Esc leaves it). The current row is the one with the focus, or the last one j or k reached.";
       var table = document.createElement("table");
       var body = document.createElement("tbody");
       shortcuts.forEach(function (s) {
@@ -487,14 +665,54 @@
     d.showModal();
   }
 
+  // ---- the defer menu: arrow keys move between its choices ----
+  // (not inside its date-and-time field, whose arrows change the value)
+  function menuKey(evt) {
+    var menu = evt.target.closest && evt.target.closest(".defer-menu");
+    if (!menu || evt.target.matches('input[type="datetime-local"]')) return false;
+    var items = Array.prototype.slice.call(menu.querySelectorAll(".defer-move:not([hidden]) input, .defer-preset, .defer-custom input, .defer-custom button"));
+    var i = items.indexOf(evt.target), next;
+    switch (evt.key) {
+      case "ArrowDown": next = items[Math.min(items.length - 1, i + 1)]; break;
+      case "ArrowUp": next = items[Math.max(0, i - 1)]; break;
+      case "Home": next = items[0]; break;
+      case "End": next = items[items.length - 1]; break;
+      default: return false;
+    }
+    evt.preventDefault();
+    if (next) next.focus();
+    return true;
+  }
+
+  // ---- switching tabs: the new tab's rows start with no current row ----
+  document.addEventListener("htmx:after:swap", function (evt) {
+    var target = evt.detail.ctx.target;
+    if (!(target instanceof Element) || !target.querySelector('[role="tablist"]')) return;
+    currentId = null;
+    mark(null);
+  });
+
+  // ---- the foot's "? for shortcuts" opens the help ----
+  document.addEventListener("click", function (evt) {
+    var b = evt.target.closest && evt.target.closest("[data-keys-help]");
+    if (b) { evt.preventDefault(); help(); }
+  });
+
   // ---- the keys ----
   var gAt = 0; // when g was pressed: the next key within 1.5 s picks a page
   document.addEventListener("keydown", function (evt) {
     if (evt.defaultPrevented || evt.ctrlKey || evt.metaKey || evt.altKey || evt.isComposing) return;
     var target = evt.target;
     if (target instanceof Element && target.getAttribute("role") === "tab" && tabKey(evt)) return;
+    if (menuKey(evt)) return;
     var key = evt.key, g = gAt && Date.now() - gAt < 1500;
     gAt = 0; // a g is followed by the very next key, or not at all
+    // Esc leaves a field, its text kept (a search field would clear it).
+    if (key === "Escape" && typing(target) && !document.querySelector("dialog[open]")) {
+      evt.preventDefault();
+      target.blur();
+      return;
+    }
     if (typing(target) || document.querySelector("dialog[open]")) return;
     if (g) {
       if (goTabs[key]) {
@@ -513,6 +731,11 @@
       case "/": {
         var q = ids.quickTitle && document.getElementById(ids.quickTitle);
         if (q) q.focus(); else done = false;
+        break;
+      }
+      case "s": {
+        var search = document.querySelector('form[role="search"] input[type="search"]');
+        if (search) search.focus(); else done = false;
         break;
       }
       case "t": {
