@@ -441,7 +441,8 @@
     if (!el || !ok) return;
     var undo = undoButton();
     if (!was.back) { // the move: its Undo moves the due back
-      moveNote(el, was.deferred + ", due moved to " + asRead(was.due), undo);
+      var when = el.querySelector(".row-meta time:not(.until)"); // the row's own words ("due tomorrow 17:00")
+      moveNote(el, was.deferred + ", due moved to " + (when ? when.textContent.replace(/^due /, "") : asRead(was.due)), undo);
       undo.addEventListener("click", function () {
         moved = { host: was.host, target: was.target, post: was.post, deferred: was.deferred, back: true };
         patchDue(document.getElementById(was.host), was, was.old);

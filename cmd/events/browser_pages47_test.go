@@ -258,6 +258,8 @@ func testDeferMovesDue(t *testing.T, b *browser) {
 	if n := undos(); n != 1 {
 		t.Errorf("the row shows %d Undo buttons; want 1", n)
 	}
+	p.screenshot("defer-moved-desktop.png", 1280, false)
+	p.screenshot("defer-moved-phone.png", 390, true)
 	p.waitFor("the focus on the move's Undo", `document.activeElement?.matches(`+jsString(note+" button[data-undo]")+`)`)
 	// Undo the move: the due is back, still deferred; the next Undo is the defer's.
 	p.keys("\r")
