@@ -23,10 +23,12 @@ import (
 )
 
 // firstLoadBudget is the most a first load of /events may transfer: 30 KiB
-// until timers, overlaps, day headings and the review's plan brought the
-// first load (page, styles, htmx, app.js, icon) to 31.3 KB; 32 KiB leaves
-// room for small changes and still catches a new library or an uncompressed file.
-const firstLoadBudget = 32 << 10
+// until timers, overlaps, day headings, the review's plan, the complete
+// keyboard and the forms' days brought the first load (page, styles, htmx,
+// app.js, icon) to about 34 KB, most of the growth app.js; 36 KiB leaves
+// room for small changes and still catches a new library or an
+// uncompressed file.
+const firstLoadBudget = 36 << 10
 
 func TestBrowserLight(t *testing.T) {
 	runBrowserSuite(t, []browserCase{
