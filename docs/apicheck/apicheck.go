@@ -114,3 +114,28 @@ func Problems(req *http.Request, body []byte, status int, header http.Header, an
 	}
 	return problems
 }
+
+// RequestProblem is what the document says is wrong with a request, body
+// included: nil when its request validation accepts it. It tells the
+// request apart from its answer, for the tests that compare the
+// document's verdict with the server's.
+func RequestProblem(req *http.Request, body []byte) error {
+	router, err := Load()
+	if err != nil {
+		return err
+	}
+	r := req.Clone(context.Background())
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if r.URL.Host == "" {
+		r.URL.Scheme, r.URL.Host = "http", r.Host
+	}
+	route, params, err := router.FindRoute(r)
+	if err != nil {
+		return err
+	}
+	if route.PathItem.GetOperation(req.Method) == nil {
+		return routers.ErrMethodNotAllowed
+	}
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
+	return openapi3filter.ValidateRequest(context.Background(), &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: opts})
+}
