@@ -181,6 +181,9 @@ func wantType(f *models.Field, nullable bool) (typ []string, format string) {
 		typ = []string{"boolean"}
 	case models.TypeInt:
 		typ = []string{"integer"}
+		if f.Name == "id" {
+			format = "int64"
+		}
 	}
 	if nullable {
 		typ = append(typ, "null")
@@ -347,6 +350,36 @@ func TestOpenAPIEventSchemasAreEventFields(t *testing.T) {
 	}
 	if len(patch.Properties) != n {
 		t.Errorf("EventPatch has %d properties, models.EventFields %d editable fields", len(patch.Properties), n)
+	}
+	// The form bodies: every field the request accepts, by its API name
+	// and its form name, and the CSRF token; nothing else.
+	for name, set := range map[string]models.FieldSet{"EventCreateForm": models.CreateFields, "EventPatchForm": models.PatchFields,
+		"DeferForm": models.DeferFields, "OperationForm": models.NoFields} {
+		want := map[string]bool{models.CSRFField: true}
+		for _, fields := range [][]models.Field{models.EventFields, models.RequestOnlyFields} {
+			for i := range fields {
+				if f := &fields[i]; f.Accepted(set) {
+					want[f.Name] = true
+					if set != models.DeferFields {
+						want[f.Form()] = true
+					}
+				}
+			}
+		}
+		form := d.Components.Schemas[name]
+		if form == nil || form.AdditionalProperties != false {
+			t.Errorf("%s: not a closed object", name)
+			continue
+		}
+		for p := range form.Properties {
+			if !want[p] {
+				t.Errorf("%s.%s: the form does not accept it", name, p)
+			}
+			delete(want, p)
+		}
+		for p := range want {
+			t.Errorf("%s: no property %s", name, p)
+		}
 	}
 	if def := d.Components.Schemas["Defer"]; def.AdditionalProperties != false || types(def.Properties["defer_until"])[0] != "string" || def.Properties["defer_until"].Format != "date-time" {
 		t.Errorf("Defer: not a closed object with a date-time defer_until")

@@ -65,7 +65,7 @@ func main() {
 		check("create an event of kind "+b.name, err)
 		must("create an event of kind "+b.name, r.StatusCode() == http.StatusCreated && r.JSON201 != nil && string(r.JSON201.Kind) == b.name,
 			"%d %s", r.StatusCode(), r.Body)
-		ids[b.name] = int64(r.JSON201.Id)
+		ids[b.name] = r.JSON201.Id
 	}
 	kor, err := c.CreateEventWithResponse(ctx, &CreateEventParams{}, mustBody(TaskCreate{Kind: TaskCreateKindTask, Title: ptr("회의 준비"),
 		Description: ptr("자료를 정리한다")}))
@@ -84,7 +84,7 @@ func main() {
 		"first %d %s, again %d %s", first.StatusCode(), first.Body, again.StatusCode(), again.Body)
 
 	// Page through a filtered listing, one task a page.
-	seen := map[int]bool{}
+	seen := map[int64]bool{}
 	params := &ListEventsParams{Kind: &Kind{"task"}, Status: &Status{"planned"}, Limit: ptr(1)}
 	for pages := 0; ; pages++ {
 		r, err := c.ListEventsWithResponse(ctx, params)
