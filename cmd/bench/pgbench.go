@@ -44,12 +44,21 @@ const backendTitle = "postgres: events events "
 // has HTTP connections, on the load generator's CPU, for d, flat out or,
 // when rate > 0, at rate transactions a second, and reads its clients' windows.
 func pgbench(ctx context.Context, e *env, key string, d time.Duration, rate float64) (pgbenchRun, error) {
+	return pgbenchWith(ctx, e, key, func(script, logPrefix string) []string {
+		return pgbenchArgs(e, script, d, rate, logPrefix)
+	})
+}
+
+// pgbenchWith runs pgbench with the arguments argsOf gives for the script
+// key.pgbench and the prefix of its per-transaction log, and reads its
+// clients' windows.
+func pgbenchWith(ctx context.Context, e *env, key string, argsOf func(script, logPrefix string) []string) (pgbenchRun, error) {
 	logs, err := os.MkdirTemp(e.o.dir, "pgbench-log-")
 	if err != nil {
 		return pgbenchRun{}, err
 	}
 	defer os.RemoveAll(logs)
-	args := pgbenchArgs(e, filepath.Join(e.o.dir, key+".pgbench"), d, rate, filepath.Join(logs, "tx"))
+	args := argsOf(filepath.Join(e.o.dir, key+".pgbench"), filepath.Join(logs, "tx"))
 	cmd := exec.CommandContext(ctx, pgbenchPath(), args...)
 	// the planner's settings of the service's sessions (app.SessionDefaults)
 	cmd.Env = append(os.Environ(), "PGOPTIONS="+app.SessionOptions())
