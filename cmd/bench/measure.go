@@ -122,7 +122,7 @@ func measure(ctx context.Context, e *env) error {
 	table := report(e, list, results, hwm, loadBefore)
 	// the sections after the table: each measures on its own and says
 	// what it found
-	for _, section := range []func(context.Context, *env) (string, error){pageWeight, overload, deepUndo, cliToday, cliff} {
+	for _, section := range []func(context.Context, *env) (string, error){pageWeight, overload, deepUndo, importSection, cliToday, cliff} {
 		sec, err := section(ctx, e)
 		if err != nil {
 			return err

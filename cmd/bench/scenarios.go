@@ -441,14 +441,15 @@ func (s *scenario) putBack(ctx context.Context, e *env) error {
 }
 
 // cleanup puts the database back as seeded: the events and history rows
-// the write steps added go, and the lifecycle pool is planned again with its
-// create row only; then the tables are vacuumed and the dirtied pages
-// written.
+// the write steps added go, with the Idempotency-Keys recorded for them
+// (the import's), and the lifecycle pool is planned again with its create
+// row only; then the tables are vacuumed and the dirtied pages written.
 func cleanup(ctx context.Context, e *env) error {
 	n, base := e.o.events, poolBase(e.o.events)
 	if err := rewrite(ctx, e,
 		fmt.Sprintf(`DELETE FROM event_history WHERE event_id > %d
 			OR (event_id > %d AND event_id %% 10 = 6 AND change_kind <> 'create')`, n, base),
+		fmt.Sprintf("DELETE FROM idempotency_keys WHERE event_id > %d", n),
 		fmt.Sprintf("DELETE FROM events WHERE id > %d", n),
 		fmt.Sprintf(`UPDATE events SET status = 'planned', completed_at = NULL, undo_status = NULL, updated_at = created_at
 			WHERE id > %d AND id <= %d AND id %% 10 = 6 AND (status <> 'planned' OR undo_status IS NOT NULL)`, base, n),
@@ -458,6 +459,7 @@ func cleanup(ctx context.Context, e *env) error {
 	for _, q := range []string{
 		"VACUUM (ANALYZE) events",
 		"VACUUM (ANALYZE) event_history",
+		"VACUUM (ANALYZE) idempotency_keys",
 		// the pages the step dirtied are written now, not by a checkpoint
 		// in the middle of a later step
 		"CHECKPOINT",
