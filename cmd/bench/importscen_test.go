@@ -235,3 +235,13 @@ func TestImportTableIsReadAsTheOthers(t *testing.T) {
 		t.Errorf("readRatios: %v; want 55 and 55", got)
 	}
 }
+
+// With -scenarios import the main table has no scenario: the report says
+// so instead of drawing a table without rows.
+func TestReportWithoutScenariosSaysSo(t *testing.T) {
+	e := &env{db: dbtest.New(t), o: options{events: 100, pairs: 1, slices: 1, step: time.Second}}
+	got := report(e, pick(scenarios(), importKey), nil, 0, "0 0 0")
+	if !strings.Contains(got, "None of the table's scenarios was asked for (-scenarios).") || strings.Contains(got, "| scenario |") {
+		t.Errorf("the report:\n%s", got)
+	}
+}

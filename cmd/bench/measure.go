@@ -580,8 +580,12 @@ func report(e *env, list []*scenario, results map[string]*result, hwmKiB int64, 
 	b.WriteString("Throughput ratio: service requests a second over pgbench's, in each pair, median (min–max). " +
 		"CPU ratio: PostgreSQL's CPU per request under pgbench over the service's and PostgreSQL's CPU per request under the service, from /proc. " +
 		"Same pace: the CPU ratio with pgbench run a second time in each slice, kept to the rate the service reached in that slice (pgbench -R), so that PostgreSQL idles between statements as it does under the service.\n\n")
-	b.WriteString("| scenario | service req/s | pgbench req/s | throughput ratio | CPU ratio | same pace | CPU ms/req: service + PostgreSQL | PostgreSQL under pgbench | same pace | p50 ms | p99 ms | at req/s | peak RSS MiB | errors |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	if len(list) == 0 { // -scenarios named none of the table's (-scenarios import)
+		b.WriteString("None of the table's scenarios was asked for (-scenarios).\n")
+	} else {
+		b.WriteString("| scenario | service req/s | pgbench req/s | throughput ratio | CPU ratio | same pace | CPU ms/req: service + PostgreSQL | PostgreSQL under pgbench | same pace | p50 ms | p99 ms | at req/s | peak RSS MiB | errors |\n")
+		b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	}
 	for _, s := range list {
 		r := results[s.key]
 		pg, pgCPU := pgbenchCells(s, median(r.pairs, func(p pair) float64 { return p.pg }),
