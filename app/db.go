@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package app holds the use cases of the events service over bun: each write
 // runs in one transaction, every query takes the request's context.
 package app

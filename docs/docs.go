@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package docs holds the documents kept with the code: docs/DESIGN.md, the
 // decisions the code follows, and openapi.json, the description of the
 // JSON API, which the service serves at GET /api/openapi.json and which

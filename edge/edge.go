@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package edge renders the nginx configuration of the edge in front of the
 // service: TLS, a redirect from plain HTTP, per-client limits, the denial of
 // hidden files, and the edge's own error pages (a page, or problem details

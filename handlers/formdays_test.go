@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package handlers_test
 
 // Issue 47, point 5: the forms' days. An all-day entry's fields are dates,

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package handlers is the HTTP surface of the service on Fiber: the route
 // table, request decoding, the one error mapper, and the two renderings of
 // every answer (JSON for API clients, an HTML fragment for htmx).

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package models holds the events domain: the bun structs, the enums, the
 // lifecycle table, the input types with their validation, and the domain
 // errors. It does no I/O.

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Command bench measures the events service against PostgreSQL's own limit:
 // it starts a private PostgreSQL, seeds a realistic history, starts the real
 // service binary, drives every scenario over loopback with vegeta, runs the

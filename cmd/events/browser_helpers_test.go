@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // The harness of the real-browser tests (browser_test.go): it finds the

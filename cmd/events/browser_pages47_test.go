@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // Issue 47, points 5, 7 and 8, in a real browser: forms that respect the

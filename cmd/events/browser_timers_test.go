@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // Timers and overlaps in a real browser (DESIGN.md, "Running logs and

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // Issue 15 in a real browser: Today in sections, the quick record at the top

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Command events is the events service: `events serve` (the default) runs
 // the web app and its API; `events migrate` applies the database migrations;
 // `events edge-config` prints the nginx configuration of the edge in front.

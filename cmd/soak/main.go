@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Command soak runs the service under a steady mixed load for a long while,
 // through nginx rendered from the real edge template (its limits raised
 // for the load; the edge tests prove the limits), and then checks what a

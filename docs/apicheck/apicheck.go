@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package apicheck checks requests to the JSON API and their answers
 // against docs/openapi.json. The API tests send every request through a
 // helper that calls Problems, so a change of behaviour without a change of

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package client is a small typed client of the events JSON API: what
 // `events import` (and the terminal commands after it) need, over plain
 // net/http. It knows nothing of the database; every rule is the service's.

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package dbtest gives tests a fresh PostgreSQL database each, cloned from a template database
 // that is migrated once per test process.
 //

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package importer reads the files of the tools people leave (iCalendar,
 // Timewarrior's export, Toggl Track's detailed CSV, Todoist's project CSV)
 // into create requests of the events JSON API, and sends them through

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package pgcluster runs a private PostgreSQL cluster from the server programs installed on the
 // machine. The cluster listens on a Unix socket only, in a fresh folder that only its user (and
 // root) can enter, so it never meets another PostgreSQL server.

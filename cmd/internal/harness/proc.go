@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Package harness is what the measuring commands (cmd/bench, cmd/soak)
 // share: the real service binary built and started on a loopback port, and
 // what they read of it from /proc.

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Command testlog shows a `go test -json` run as it goes, for make test: a
 // line when a package starts and when each of its top-level tests starts,
 // the whole output of a test that fails, and go test's own closing line of

@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 // Command walkthrough is what a new client developer would write with a
 // client generated from the served docs/openapi.json by oapi-codegen:
 // TestGeneratedClientWalkThrough generates the client beside this file
