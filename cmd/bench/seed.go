@@ -48,11 +48,12 @@ func poolBase(n int) int { return n - 10*poolSize(n) }
 const seedEvents = `
 INSERT INTO events (id, kind, status, title, description, start_at, end_at, all_day, due_at,
     started_at, ended_at, priority, project_tag, completed_at, cancelled_at, defer_until,
-    source, source_ref, undo_status, created_at, updated_at)
+    source, source_ref, undo_status, created_at, updated_at, zone)
 SELECT g, kind, status, title, '', start_at, end_at, false, due_at,
     started_at, ended_at, priority, project_tag, completed_at, cancelled_at, defer_until,
     source, source_ref, undo_status, created_at,
-    greatest(created_at, completed_at, cancelled_at, least(created_at + interval '1 hour', now()))
+    greatest(created_at, completed_at, cancelled_at, least(created_at + interval '1 hour', now())),
+    'Asia/Seoul' -- the service's zone (EVENTS_TIMEZONE's default): a seed as the service writes it
 FROM (
     SELECT g, kind, status, title, priority, project_tag, source, source_ref, created_at,
         CASE WHEN kind = 'calendar_event' THEN at END AS start_at,

@@ -161,7 +161,9 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 		stopCluster()
 		return nil, nil, nil, err
 	}
-	if n, err := app.FillZones(mctx, db, cfg.Location); err != nil {
+	// not under mctx: on a large database of an older version it takes
+	// longer than the migrations' budget, a batch a statement
+	if n, err := app.FillZones(ctx, db, cfg.Location); err != nil {
 		db.Close()
 		stopCluster()
 		return nil, nil, nil, err
