@@ -102,6 +102,11 @@ type Input struct {
 	StopRunning Opt[bool]
 	Overlap     Opt[string]
 
+	// TypedAt is the instant a line was typed (a create sent later by a
+	// page that was offline, DESIGN.md "The record line offline"): the
+	// create takes it as now for Text and a log's defaults. Never stored.
+	TypedAt Opt[time.Time]
+
 	// FromForm is set for a form body: its times carry minutes only, and a
 	// PATCH compares them at that precision.
 	FromForm bool
@@ -523,13 +528,15 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 }
 
 // RequestOnlyFields are fields a request may carry that are no column of
-// an event: text, the capture text of a create (capture_input.go), and
-// stop_running and overlap, the options of a log's create (overlap.go). They
-// decode like the others but are never stored, listed or shown.
+// an event: text, the capture text of a create (capture_input.go),
+// stop_running and overlap, the options of a log's create (overlap.go), and
+// typed_at, the create's now (TypedNow). They decode like the others but
+// are never stored, listed or shown.
 var RequestOnlyFields = []Field{
 	newField[string]("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
 	newField[bool]("stop_running", TypeBool, false, func(in *Input) any { return &in.StopRunning }, []FieldSet{CreateFields}),
 	newField[string]("overlap", TypeText, false, func(in *Input) any { return &in.Overlap }, []FieldSet{CreateFields}),
+	newField[time.Time]("typed_at", TypeTime, false, func(in *Input) any { return &in.TypedAt }, []FieldSet{CreateFields}),
 }
 
 // fieldIndex finds a field by its API name: the event's fields and the

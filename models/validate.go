@@ -57,7 +57,11 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 	default:
 		e.Kind = in.Kind.V
 	}
-	if in.Text.Set && !in.applyCapture(e.Kind, now, loc, &fe) {
+	typed, ok := in.typedNow(now, &fe)
+	if !ok {
+		return Event{}, fe
+	}
+	if in.Text.Set && !in.applyCapture(e.Kind, typed, loc, &fe) {
 		return Event{}, fe
 	}
 	in.copyEditable(&e)
@@ -78,14 +82,14 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 			switch e.Status {
 			case StatusDone:
 				if e.EndedAt == nil {
-					e.EndedAt = &now
+					e.EndedAt = &typed
 				}
 			case StatusInProgress:
 				if e.EndedAt != nil {
 					fe.add("ended_at", CodeConflictingFields, "must be empty for a running (in_progress) activity log")
 				}
 				if e.StartedAt == nil {
-					e.StartedAt = &now
+					e.StartedAt = &typed
 				}
 			}
 		}
@@ -108,6 +112,37 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		e.Zone = ZoneName(in.TextZone)
 	}
 	return e, nil
+}
+
+// Bounds of typed_at (DESIGN.md, "The record line offline"): a line kept
+// by a page without a network is sent within days, and a phone's clock may
+// run a little ahead of the server's.
+const (
+	TypedAtMaxAge = 7 * 24 * time.Hour
+	TypedAtSkew   = 2 * time.Minute
+)
+
+// typedNow is the now a create's text and defaults are read at: typed_at
+// when the body gives it, else now. A typed_at ahead of now by at most
+// TypedAtSkew is now; further ahead, or older than TypedAtMaxAge, is
+// refused naming typed_at.
+func (in Input) typedNow(now time.Time, fe *FieldErrors) (time.Time, bool) {
+	t := in.TypedAt
+	switch {
+	case !t.Set:
+		return now, true
+	case t.Null:
+		fe.add("typed_at", CodeBadFormat, "must be an RFC 3339 time, not null (leave it out for now)")
+	case t.V.After(now.Add(TypedAtSkew)):
+		fe.add("typed_at", CodeInTheFuture, "is %s, after now (%s): the instant a line was typed cannot lie ahead", FormatTime(t.V), FormatTime(now))
+	case t.V.Before(now.Add(-TypedAtMaxAge)):
+		fe.add("typed_at", CodeOutOfRange, "is %s, more than 7 days ago: send the line again as it should read now", FormatTime(t.V))
+	case t.V.After(now):
+		return now, true // the client's clock runs a little ahead
+	default:
+		return t.V.UTC().Truncate(time.Microsecond), true
+	}
+	return time.Time{}, false
 }
 
 // copyEditable copies the editable fields present in the input onto e.
