@@ -29,6 +29,11 @@ import (
 // short cache. Each answer is the smallest encoding the client accepts
 // (brotli, gzip or none), made at start: no request compresses a file.
 
+// serviceWorker is the file of the pages' service worker (static/sw.js,
+// DESIGN.md "The record line offline"), registered at its plain address
+// with the scope /, which its answer allows.
+const serviceWorker = "sw.js"
+
 // Cache-Control of the static answers.
 const (
 	cacheImmutable = "public, max-age=31536000, immutable" // a hashed address: its content never changes
@@ -75,6 +80,8 @@ func staticType(name string) (ctype string, compressible bool) {
 		return "image/svg+xml", true
 	case ".txt":
 		return "text/plain; charset=utf-8", true
+	case ".webmanifest": // the web app manifest (W3C Web Application Manifest, 1.1)
+		return "application/manifest+json", true
 	default:
 		if t := mime.TypeByExtension(ext); t != "" {
 			return t, false
@@ -202,6 +209,10 @@ func (a *assets) serve(c *fiber.Ctx) error {
 		}
 	}
 	c.Set(fiber.HeaderCacheControl, cache)
+	if x.name == serviceWorker {
+		// its scope may be the whole site, not only /static/ (sw.js)
+		c.Set("Service-Worker-Allowed", "/")
+	}
 	if tag, ok := matchesNoneMatch(c.Get(fiber.HeaderIfNoneMatch), x.hash); ok {
 		// The client holds this content: the tag it sent names the
 		// representation it stored.

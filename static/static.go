@@ -8,5 +8,5 @@ import "embed"
 
 // FS holds the files of this folder.
 //
-//go:embed *.css *.js *.svg *.txt
+//go:embed *.css *.js *.svg *.png *.txt *.webmanifest
 var FS embed.FS
