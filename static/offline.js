@@ -1,276 +1,98 @@
-// offline.js: the record and task lines without a network (DESIGN.md, "The
-// record line offline"). A line sent while the browser is offline, or
-// whose request failed for the network, is kept in IndexedDB with its
-// Idempotency-Key and the instant it was typed, drawn at the top of its
-// list marked "waiting to send", and sent when the network returns: in
-// the order typed, one at a time, each with its key, so the server stores
-// each once. Its body carries typed_at, which the server takes as now.
-// A refusal is shown on its item until dismissed. Nothing else works
-// offline: a banner says so. The service worker (sw.js) is registered
-// after the page has loaded, so the first load pays nothing for it.
+// offline.js: the record line offline (DESIGN.md, "The record line
+// offline"), the part every page needs; queue.js and offline.css load only
+// when a line must wait, so a visit with a network pays little. After the
+// load it registers the worker (sw.js) and hands it the files to keep.
 (function () {
   "use strict";
-
+  var me = document.currentScript.dataset;
   var meta = document.querySelector('meta[name="page-contract"]');
   var ids = meta ? JSON.parse(meta.content) : {};
-  var csrf = document.querySelector('meta[name="csrf-token"]');
-  var BANNER = "Offline: only the record and task lines work; they send when you are back.";
+  var hasLines = !!document.getElementById(ids.quickRecord);
+  var sw = navigator.serviceWorker, drawnByWorker = !!(sw && sw.controller);
 
-  // ---- the service worker ----
-  function register() {
-    if (!("serviceWorker" in navigator)) return;
-    navigator.serviceWorker.register("/static/sw.js", { scope: "/" }).then(function () {
-      return navigator.serviceWorker.ready;
+  var loading = null;
+  function load(el) {
+    return new Promise(function (ok, fail) {
+      el.onload = ok;
+      el.onerror = function () { el.remove(); fail(); };
+      document.head.appendChild(el);
+    });
+  }
+  function queue() { // loads queue.js and offline.css once
+    if (!loading) {
+      var css = document.createElement("link"), js = document.createElement("script");
+      css.rel = "stylesheet";
+      css.href = me.queueCss;
+      js.src = me.queue;
+      loading = Promise.all([load(css), load(js)]).then(function () { return window.eventsQueue; });
+      loading.catch(function () { loading = null; });
+    }
+    return loading;
+  }
+  function banner() { queue().then(function (q) { q.banner(true); }); }
+
+  window.addEventListener("load", function () {
+    if (!sw) return;
+    sw.register("/static/sw.js", { scope: "/" }).then(function () {
+      return sw.ready;
     }).then(function (reg) {
-      var assets = [];
+      var assets = [me.queue, me.queueCss], ch = new MessageChannel();
       document.querySelectorAll('link[href^="/static/"], script[src^="/static/"]').forEach(function (el) {
         assets.push(el.getAttribute("href") || el.getAttribute("src"));
       });
-      var ch = new MessageChannel();
       ch.port1.onmessage = function (evt) {
-        if (evt.data && evt.data.ready) document.documentElement.dataset.offlineReady = "true";
+        if (evt.data.ready) document.documentElement.dataset.offlineReady = "true";
       };
-      // a page drawn before the worker controlled it is kept as the shell
-      var shell = navigator.serviceWorker.controller || !document.getElementById(ids.quickRecord) ? null : location.pathname + location.search;
+      // a page drawn without the worker: kept as the shell
+      var shell = drawnByWorker || !hasLines ? null : location.pathname + location.search;
       reg.active.postMessage({ assets: assets, shell: shell }, [ch.port2]);
-    }).catch(function () { /* no worker: the lines still queue in this tab */ });
-  }
-  if (document.readyState === "complete") register(); else window.addEventListener("load", register);
-
-  // A logout forgets the shell: it holds the owner's events.
+    }).catch(function () {});
+  });
+  // a logout forgets the shell, which holds the owner's events
   document.addEventListener("submit", function (evt) {
-    if (!evt.target.matches || !evt.target.matches("form.logout")) return;
-    if (navigator.serviceWorker && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({ forget: true });
+    if (sw && sw.controller && evt.target.matches("form.logout")) sw.controller.postMessage({ forget: true });
   }, true);
 
-  // ---- the store: one object store, items in the order typed ----
-  var dbp = null;
-  function db() {
-    if (!dbp) {
-      dbp = new Promise(function (resolve, reject) {
-        var open = indexedDB.open("events-offline", 1);
-        open.onupgradeneeded = function () { open.result.createObjectStore("lines", { keyPath: "id", autoIncrement: true }); };
-        open.onsuccess = function () { resolve(open.result); };
-        open.onerror = function () { reject(open.error); };
-      });
-    }
-    return dbp;
+  // A line of the two forms sent offline, or whose request failed for the
+  // network, goes to queue.js with its key, its body and typed_at (when
+  // Enter was first pressed for that key). sent: it may have reached the
+  // server, so a 422 for its key then means it was stored.
+  var typed = {};
+  function line(ctx) {
+    var f = ctx.sourceElement, key = ctx.request.headers["Idempotency-Key"];
+    if (!f || (f.id !== ids.quickRecord && f.id !== ids.taskCapture) || !key) return null;
+    typed[key] = typed[key] || new Date().toISOString();
+    return f;
   }
-  function tx(mode, fn) {
-    return db().then(function (d) {
-      return new Promise(function (resolve, reject) {
-        var t = d.transaction("lines", mode), out;
-        out = fn(t.objectStore("lines"));
-        t.oncomplete = function () { resolve(out && "result" in out ? out.result : undefined); };
-        t.onerror = function () { reject(t.error); };
-      });
-    });
-  }
-  function all() { return tx("readonly", function (s) { return s.getAll(); }); }
-  function put(item) { return tx("readwrite", function (s) { return s.put(item); }); }
-  function remove(id) { return tx("readwrite", function (s) { return s.delete(id); }); }
-
-  // ---- the lines ----
-  function lineForm(el) {
-    return el && (el.id === ids.quickRecord || el.id === ids.taskCapture) ? el : null;
-  }
-
-  // keep stores a line's request and draws it as waiting. sent: the
-  // request may have reached the server (it failed for the network after
-  // it left), so a 422 for its key means it was stored then.
-  function keep(form, ctx, sent) {
-    var fields = [];
+  function keep(f, ctx, sent) {
+    var key = ctx.request.headers["Idempotency-Key"], fields = [];
     ctx.request.body.forEach(function (v, k) { if (k !== "typed_at") fields.push([k, String(v)]); });
-    var typed = typedAt(ctx);
-    fields.push(["typed_at", typed]);
-    var input = form.querySelector('input[name="text"]');
-    var item = {
-      form: form.id, key: ctx.request.headers["Idempotency-Key"], typedAt: typed, fields: fields,
-      text: (input && input.value || "").trim(), maybeSent: !!sent, state: "waiting"
-    };
-    return put(item).then(function (id) {
-      item.id = id;
-      draw(item);
-      if (input) { input.value = ""; input.focus(); }
-      var err = form.querySelector('[aria-live="assertive"]');
-      if (err) err.replaceChildren();
-    });
+    fields.push(["typed_at", typed[key]]);
+    var item = { form: f.id, key: key, typedAt: typed[key], fields: fields, text: f.querySelector('input[name="text"]').value.trim(), maybeSent: sent };
+    queue().then(function (q) { q.keep(item); });
   }
-  // the instant the line was typed: when Enter was first pressed for it
-  var typedByKey = {};
-  function typedAt(ctx) {
-    var key = ctx.request.headers["Idempotency-Key"];
-    return typedByKey[key] || (typedByKey[key] = new Date().toISOString());
-  }
-
   document.addEventListener("htmx:config:request", function (evt) {
-    var ctx = evt.detail.ctx, form = lineForm(ctx.sourceElement);
-    if (!form || evt.defaultPrevented || !ctx.request.headers["Idempotency-Key"]) return;
-    typedAt(ctx);
-    if (navigator.onLine) return;
+    var ctx = evt.detail.ctx, f = !evt.defaultPrevented && line(ctx);
+    if (!f || navigator.onLine) return;
     evt.preventDefault(); // no network: kept, not sent
-    keep(form, ctx, false);
-    banner(true);
+    keep(f, ctx, false);
   });
   document.addEventListener("htmx:error", function (evt) {
     var ctx = evt.detail.ctx;
     if (!ctx || ctx.response) return; // an answer came: not the network
-    banner(true);
-    var form = lineForm(ctx.sourceElement);
-    if (!form || !ctx.request.headers["Idempotency-Key"]) return;
-    keep(form, ctx, true).then(function () {
-      var box = document.getElementById(ids.flash);
-      if (box) box.replaceChildren(); // the banner and the item say it
-    });
+    var f = line(ctx);
+    if (f) keep(f, ctx, true); else banner();
   });
+  window.addEventListener("offline", banner);
 
-  // ---- the waiting items, at the top of their lists ----
-  function listOf(formId) {
-    var form = document.getElementById(formId);
-    var sel = form && form.getAttribute("hx-target");
-    return sel ? document.querySelector(sel) : null;
-  }
-  function itemEl(id) { return document.getElementById("queued-" + id); }
-  var clock = new Intl.DateTimeFormat("en-GB", { timeZone: document.body.dataset.timezone || "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  function draw(item) {
-    var list = listOf(item.form), li = itemEl(item.id);
-    if (!list) return;
-    if (!li) {
-      li = document.createElement("li");
-      li.id = "queued-" + item.id;
-      li.className = "queued";
-      list.prepend(li); // the newest on top, as the rows the lines add
-    }
-    li.dataset.state = item.state;
-    var title = document.createElement("span");
-    title.className = "row-title";
-    title.textContent = item.text || "(empty)";
-    var what = document.createElement("p");
-    what.className = "row-meta";
-    var mark = document.createElement("span");
-    mark.className = "queue-state";
-    mark.textContent = item.state === "refused" ? "not recorded" : "waiting to send";
-    var at = document.createElement("time");
-    at.dateTime = item.typedAt;
-    at.textContent = "typed " + clock.format(new Date(item.typedAt));
-    what.append(mark, " · ", at);
-    li.replaceChildren(title, what);
-    if (item.state === "refused") {
-      var why = document.createElement("div");
-      why.className = "queue-problem";
-      why.innerHTML = item.problem || ""; // the server's own problem fragment
-      var again = button("Edit in the line", function () {
-        var form = document.getElementById(item.form), input = form && form.querySelector('input[name="text"]');
-        if (input) { input.value = item.text; input.focus(); input.dispatchEvent(new Event("input", { bubbles: true })); }
-        dismiss(item);
-      });
-      var drop = button("Dismiss", function () { dismiss(item); });
-      var ops = document.createElement("div");
-      ops.className = "ops";
-      ops.append(again, drop);
-      li.append(why, ops);
-    }
-  }
-  function button(text, onclick) {
-    var b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
-    b.addEventListener("click", onclick);
-    return b;
-  }
-  function dismiss(item) {
-    remove(item.id).then(function () { var li = itemEl(item.id); if (li) li.remove(); });
-  }
-
-  // ---- sending, in order, one at a time (and one tab at a time) ----
-  var flushing = false, later = 0;
-  function retry(ms) {
-    clearTimeout(later);
-    later = setTimeout(flush, ms);
-  }
-  function flush() {
-    if (flushing || !navigator.onLine) return;
-    flushing = true;
-    var run = function () { return all().then(sendNext); };
-    var done = function () { flushing = false; };
-    (navigator.locks ? navigator.locks.request("events-offline-lines", run) : run()).then(done, done);
-  }
-  // sendNext sends the first waiting item; it stops at the first that
-  // cannot be sent now (no network, a busy or unavailable server, a
-  // login needed), so none overtakes another.
-  function sendNext(items) {
-    var item = items.filter(function (i) { return i.state === "waiting"; })[0];
-    if (!item) { banner(!navigator.onLine); return null; }
-    var headers = { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "HX-Current-URL": location.href, "Idempotency-Key": item.key };
-    if (csrf) headers["X-CSRF-Token"] = csrf.content;
-    return fetch("/api/events", { method: "POST", headers: headers, body: new URLSearchParams(item.fields), credentials: "same-origin" }).then(function (resp) {
-      return resp.text().then(function (html) { return settleItem(item, resp, html); });
-    }, function () { // no network after all: again a little later
-      banner(true);
-      retry(5000);
-      return false;
-    }).then(function (goOn) {
-      return goOn ? all().then(sendNext) : null;
-    });
-  }
-  function settleItem(item, resp, html) {
-    var s = resp.status;
-    if (s < 300) return remove(item.id).then(function () { placeRow(item, html); return true; });
-    var tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    var reused = tpl.content.querySelector('[data-field="Idempotency-Key"], [data-field="idempotency_key"]');
-    if (s === 422 && reused && item.maybeSent) { // stored by the request that lost its answer
-      return remove(item.id).then(function () { placeRow(item, ""); return true; });
-    }
-    if (s >= 500 || s === 429 || s === 409 && /still being processed/.test(html) || s === 401 || s === 403) {
-      var li = itemEl(item.id), m = li && li.querySelector(".queue-state");
-      if (m) m.textContent = s === 401 || s === 403 ? "waiting to send: log in again" : "waiting to send: the service is busy";
-      retry(30000);
-      return false;
-    }
-    item.state = "refused";
-    item.problem = tpl.innerHTML;
-    return put(item).then(function () { draw(item); return true; });
-  }
-  // placeRow puts the stored row where the waiting item was.
-  function placeRow(item, html) {
-    var li = itemEl(item.id);
-    if (!li) return;
-    var tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    var row = tpl.content.querySelector("li.event-row");
-    if (!row || document.getElementById(row.id)) { li.remove(); return; }
-    li.replaceWith(row);
-    if (window.htmx) htmx.process(row);
-  }
-
-  // ---- the banner: what works without a network ----
-  function banner(on) {
-    var b = document.getElementById("offline-banner");
-    if (!on) { if (b) b.hidden = true; return; }
-    if (!b) {
-      b = document.createElement("p");
-      b.id = "offline-banner";
-      b.className = "offline-banner";
-      b.setAttribute("role", "status");
-      b.textContent = BANNER;
-      var at = document.querySelector(".content") || document.body;
-      at.prepend(b);
-    }
-    b.hidden = false;
-  }
-  window.addEventListener("offline", function () { banner(true); });
-  window.addEventListener("online", function () { banner(false); flush(); });
-  document.addEventListener("htmx:after:request", function (evt) {
-    var ctx = evt.detail.ctx;
-    if (ctx && ctx.response && navigator.onLine) banner(false);
-  });
-
-  // ---- at load: draw what waits, and send it if the network is here ----
-  function start() {
-    if (!navigator.onLine) banner(true);
-    if (!window.indexedDB || !document.getElementById(ids.quickRecord)) return;
-    all().then(function (items) { items.forEach(draw); flush(); });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+  // No network, or lines waiting from an earlier visit: queue.js says what
+  // works, draws them and sends them.
+  if (!navigator.onLine) { banner(); return; }
+  if (!hasLines || !window.indexedDB) return;
+  var open = indexedDB.open("events-offline", 1);
+  open.onupgradeneeded = function () { open.result.createObjectStore("lines", { keyPath: "id", autoIncrement: true }); };
+  open.onsuccess = function () {
+    var d = open.result, n = d.transaction("lines").objectStore("lines").count();
+    n.onsuccess = function () { d.close(); if (n.result) queue(); };
+  };
 })();
