@@ -112,7 +112,8 @@ func TestStaticFilesUnderHashedAddresses(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctype := map[string]string{"events.css": "text/css; charset=utf-8", "htmx.min.js": "text/javascript; charset=utf-8",
-			"app.js": "text/javascript; charset=utf-8", "favicon.svg": "image/svg+xml"}[name]
+			"app.js": "text/javascript; charset=utf-8", "favicon.svg": "image/svg+xml",
+			"offline.js": "text/javascript; charset=utf-8", "manifest.webmanifest": "application/manifest+json"}[name]
 		etags := map[string]string{}
 		for _, accept := range []string{"gzip, deflate, br, zstd", "gzip, deflate", "", "br;q=0, gzip;q=0"} {
 			a := s.fetch("GET", addr, "Accept-Encoding", accept).want(t, http.StatusOK)

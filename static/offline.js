@@ -1,7 +1,5 @@
-// offline.js: the record line offline (DESIGN.md, "The record line
-// offline"), the part every page needs; queue.js and offline.css load only
-// when a line must wait, so a visit with a network pays little. After the
-// load it registers the worker (sw.js) and hands it the files to keep.
+// offline.js (DESIGN.md, "The record line offline"): the part each page
+// needs; queue.js and offline.css load only when a line must wait.
 (function () {
   "use strict";
   var me = document.currentScript.dataset;
@@ -29,7 +27,7 @@
     }
     return loading;
   }
-  function banner() { queue().then(function (q) { q.banner(true); }); }
+  function banner() { queue().then(function (q) { q.banner(true); }, function () {}); }
 
   window.addEventListener("load", function () {
     if (!sw) return;
@@ -48,15 +46,15 @@
       reg.active.postMessage({ assets: assets, shell: shell }, [ch.port2]);
     }).catch(function () {});
   });
-  // a logout forgets the shell, which holds the owner's events
+  // a logout forgets the shell (it holds the owner's events)
   document.addEventListener("submit", function (evt) {
     if (sw && sw.controller && evt.target.matches("form.logout")) sw.controller.postMessage({ forget: true });
   }, true);
 
-  // A line of the two forms sent offline, or whose request failed for the
-  // network, goes to queue.js with its key, its body and typed_at (when
-  // Enter was first pressed for that key). sent: it may have reached the
-  // server, so a 422 for its key then means it was stored.
+  // A line sent offline, or failed for the network, goes to queue.js with
+  // its key and body; offline, with typed_at (its first Enter); a request
+  // that left (sent) is resent as it was, so the server answers the stored
+  // one if it arrived.
   var typed = {};
   function line(ctx) {
     var f = ctx.sourceElement, key = ctx.request.headers["Idempotency-Key"];
@@ -66,10 +64,11 @@
   }
   function keep(f, ctx, sent) {
     var key = ctx.request.headers["Idempotency-Key"], fields = [];
-    ctx.request.body.forEach(function (v, k) { if (k !== "typed_at") fields.push([k, String(v)]); });
-    fields.push(["typed_at", typed[key]]);
-    var item = { form: f.id, key: key, typedAt: typed[key], fields: fields, text: f.querySelector('input[name="text"]').value.trim(), maybeSent: sent };
-    queue().then(function (q) { q.keep(item); });
+    ctx.request.body.forEach(function (v, k) { fields.push([k, String(v)]); });
+    if (!sent) fields.push(["typed_at", typed[key]]);
+    var item = { form: f.id, key: key, typedAt: typed[key], fields: fields, text: f.querySelector('input[name="text"]').value.trim(), sent: sent };
+    // (queue.js not loadable: the line stays typed, app.js's message says so)
+    queue().then(function (q) { q.keep(item); }, function () {});
   }
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, f = !evt.defaultPrevented && line(ctx);
@@ -85,14 +84,13 @@
   });
   window.addEventListener("offline", banner);
 
-  // No network, or lines waiting from an earlier visit: queue.js says what
-  // works, draws them and sends them.
+  // offline, or lines waiting from an earlier visit: queue.js
   if (!navigator.onLine) { banner(); return; }
   if (!hasLines || !window.indexedDB) return;
   var open = indexedDB.open("events-offline", 1);
   open.onupgradeneeded = function () { open.result.createObjectStore("lines", { keyPath: "id", autoIncrement: true }); };
   open.onsuccess = function () {
     var d = open.result, n = d.transaction("lines").objectStore("lines").count();
-    n.onsuccess = function () { d.close(); if (n.result) queue(); };
+    n.onsuccess = function () { d.close(); if (n.result) queue().catch(function () {}); };
   };
 })();

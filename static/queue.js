@@ -5,8 +5,8 @@
 // IndexedDB with its Idempotency-Key and the instant it was typed, drawn at
 // the top of its list marked "waiting to send", and sent when the network
 // returns: in the order typed, one at a time, each with its key, so the
-// server stores each once; its body carries typed_at, which the server
-// takes as now. A refusal is shown on its item until it is dismissed or
+// server stores each once; a line kept offline carries typed_at, which
+// the server takes as now. A refusal is shown on its item until it is dismissed or
 // put back in its line. A banner says that nothing else works offline.
 (function () {
   "use strict";
@@ -54,12 +54,12 @@
       if (input && input.value.trim() === item.text) { input.value = ""; input.focus(); }
       var err = form && form.querySelector('[aria-live="assertive"]');
       if (err) err.replaceChildren();
-      if (item.maybeSent) {
+      if (item.sent) {
         var box = document.getElementById(ids.flash);
         if (box) box.replaceChildren(); // the banner and the item say it
       }
       banner(true);
-      if (navigator.onLine) retry(5000); // it failed for the network: try again soon
+      if (navigator.onLine) retry(2000); // it failed for the network: again soon
     });
   }
 
@@ -157,10 +157,6 @@
     if (s < 300) return remove(item.id).then(function () { placeRow(item, html); return true; });
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
-    var reused = tpl.content.querySelector('[data-field="Idempotency-Key"], [data-field="idempotency_key"]');
-    if (s === 422 && reused && item.maybeSent) { // stored by the request that lost its answer
-      return remove(item.id).then(function () { placeRow(item, ""); return true; });
-    }
     if (s >= 500 || s === 429 || s === 409 && /still being processed/.test(html) || s === 401 || s === 403) {
       var li = itemEl(item.id), m = li && li.querySelector(".queue-state");
       if (m) m.textContent = s === 401 || s === 403 ? "waiting to send: log in again" : "waiting to send: the service is busy";

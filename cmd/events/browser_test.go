@@ -717,7 +717,9 @@ func testServerUnreachable(t *testing.T, b *browser) {
 	}
 	p.click("#quick-title")
 	p.keys("Typed while offline\r")
-	p.waitFor("the typed line kept after a failed record", `document.querySelector('#quick-title').value === 'Typed while offline' && (document.querySelector('#flash').textContent.trim() || document.querySelector('#quick-error').textContent.trim())`)
+	// kept: in the line with a message, or waiting to send (offline.js)
+	p.waitFor("the typed line kept after a failed record", `document.querySelector('#quick-title').value === 'Typed while offline' && (document.querySelector('#flash').textContent.trim() || document.querySelector('#quick-error').textContent.trim()) ||
+		Array.from(document.querySelectorAll('li.queued .row-title')).some(e => e.textContent === 'Typed while offline')`)
 }
 
 // ---- 404 ----
