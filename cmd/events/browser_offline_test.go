@@ -144,6 +144,7 @@ func testLinesWaitAndSendOnce(t *testing.T, b *browser) {
 	if got := p.queued(); len(got) != 1 || got[0] != "x #a #b | not recorded" {
 		t.Errorf("after the network returned the waiting items are %q; want only the refused one", got)
 	}
+	shoot(t, p, "offline-refused")
 	p.waitFor("the banner gone", `!document.querySelector('#offline-banner:not([hidden])')`)
 	p.waitFor("the stored rows in the lists", `Array.from(document.querySelectorAll('li.event-row a.title')).map(a => a.textContent.trim()).filter(x => x === 'standup' || x === 'lunch' || x === 'pay rent').length === 3`)
 	// a second online event sends nothing again
