@@ -1,3 +1,6 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // The record line offline (DESIGN.md, "The record line offline"): the
