@@ -266,6 +266,7 @@ var createOnly = map[string][]models.Kind{
 	"text":         models.Kinds,
 	"stop_running": {models.KindActivityLog},
 	"overlap":      {models.KindActivityLog},
+	"typed_at":     models.Kinds,
 }
 
 // The event schemas of the document are models.EventFields, field by field:
