@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	apiclient "events/internal/client"
 	"events/internal/dbtest"
 )
 
@@ -45,24 +46,8 @@ func runImport(t *testing.T, s *server, token string, args ...string) (string, i
 	return string(out), code
 }
 
-// importedEvent is an event as the API answers it.
-type importedEvent struct {
-	ID          int64      `json:"id"`
-	Kind        string     `json:"kind"`
-	Status      string     `json:"status"`
-	Title       string     `json:"title"`
-	Description string     `json:"description"`
-	StartAt     *time.Time `json:"start_at"`
-	EndAt       *time.Time `json:"end_at"`
-	AllDay      bool       `json:"all_day"`
-	DueAt       *time.Time `json:"due_at"`
-	StartedAt   *time.Time `json:"started_at"`
-	EndedAt     *time.Time `json:"ended_at"`
-	Priority    int        `json:"priority"`
-	ProjectTag  *string    `json:"project_tag"`
-	Source      *string    `json:"source"`
-	SourceRef   *string    `json:"source_ref"`
-}
+// importedEvent is an event as the API answers it: the API client's.
+type importedEvent = apiclient.Event
 
 // apiDo sends one request with the token and decodes a 2xx answer into v.
 func apiDo(t *testing.T, method, url, body string, v any) {
