@@ -7,9 +7,32 @@
 // the API tests check every request and answer against.
 package docs
 
-import _ "embed"
+import (
+	_ "embed"
+	"encoding/json"
+)
 
 // OpenAPI is the OpenAPI 3.1 document of the JSON API.
 //
 //go:embed openapi.json
 var OpenAPI []byte
+
+// Enum is the list of values the document's schema gives property of
+// schema, e.g. Enum("Problem", "type"): the problem types, and
+// Enum("FieldError", "code"), the error codes, which tests hold to the
+// service's tables.
+func Enum(schema, property string) ([]string, error) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Enum []string `json:"enum"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(OpenAPI, &doc); err != nil {
+		return nil, err
+	}
+	return doc.Components.Schemas[schema].Properties[property].Enum, nil
+}

@@ -4,7 +4,6 @@
 package edge_test
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -17,19 +16,10 @@ import (
 // itself carry the service's problem types, which the document lists;
 // before, they said about:blank.
 func TestEdgeProblemTypesAreDocumented(t *testing.T) {
-	var doc struct {
-		Components struct {
-			Schemas map[string]struct {
-				Properties map[string]struct {
-					Enum []string `json:"enum"`
-				} `json:"properties"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(docs.OpenAPI, &doc); err != nil {
+	types, err := docs.Enum("Problem", "type")
+	if err != nil {
 		t.Fatal(err)
 	}
-	types := doc.Components.Schemas["Problem"].Properties["type"].Enum
 	var conf strings.Builder
 	if err := edge.Render(&conf, edge.Defaults()); err != nil {
 		t.Fatal(err)

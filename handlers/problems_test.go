@@ -205,20 +205,14 @@ func TestBusyIsOverloaded(t *testing.T) {
 func TestProblemTypePagesAreServed(t *testing.T) {
 	t.Parallel()
 	s, _ := authServer(t, true)
-	var doc struct {
-		Components struct {
-			Schemas map[string]struct {
-				Properties map[string]struct {
-					Enum []string `json:"enum"`
-				} `json:"properties"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(docs.OpenAPI, &doc); err != nil {
+	types, err := docs.Enum("Problem", "type")
+	if err != nil {
 		t.Fatal(err)
 	}
-	types := doc.Components.Schemas["Problem"].Properties["type"].Enum
-	codes := doc.Components.Schemas["FieldError"].Properties["code"].Enum
+	codes, err := docs.Enum("FieldError", "code")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(types) < 15 || len(codes) < 10 {
 		t.Fatalf("the document lists %d types and %d codes", len(types), len(codes))
 	}
