@@ -113,12 +113,31 @@ func startBrowser(t *testing.T, exe string, extra ...chromedp.ExecAllocatorOptio
 		opts = append(opts, chromedp.Flag("hide-scrollbars", false))
 	}
 	opts = append(opts, extra...)
+	// Chromium now and then crashes as it starts on a loaded machine
+	// ("chrome failed to start", its crash reporter's lines): a second
+	// and a third start are tried before the suite fails.
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var b *browser
+		if b, err = launchBrowser(t, exe, opts); err == nil {
+			return b
+		}
+		t.Logf("starting %s, attempt %d: %v", exe, attempt, err)
+		time.Sleep(time.Second)
+	}
+	t.Fatalf("starting %s: %v", exe, err)
+	return nil
+}
+
+// launchBrowser starts one Chromium with opts; it is stopped when t ends,
+// or at once when it fails to start.
+func launchBrowser(t *testing.T, exe string, opts []chromedp.ExecAllocatorOption) (*browser, error) {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
+	stopBrowser := func() {
 		cancel()
 		cancelAlloc()
-	})
+	}
 	startCtx, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
 	// The first Run starts the browser; its context must not carry a
@@ -128,12 +147,15 @@ func startBrowser(t *testing.T, exe string, extra ...chromedp.ExecAllocatorOptio
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatalf("starting %s: %v", exe, err)
+			stopBrowser()
+			return nil, err
 		}
 	case <-startCtx.Done():
-		t.Fatalf("%s did not start within a minute", exe)
+		stopBrowser()
+		return nil, fmt.Errorf("%s did not start within a minute", exe)
 	}
-	return &browser{ctx: ctx}
+	t.Cleanup(stopBrowser)
+	return &browser{ctx: ctx}, nil
 }
 
 // startWeb starts the real binary on a fresh migrated database for t.
