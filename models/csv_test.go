@@ -58,27 +58,7 @@ func TestCSVRecordIsEncodingCSV(t *testing.T) {
 		if i%5 == 0 {
 			e.Zone = nil // nor due_date
 		}
-		var cells []string
-		for j := range EventFields {
-			f := &EventFields[j]
-			switch f.Type {
-			case TypeText, TypeEnum:
-				s, _ := f.Text(&e)
-				cells = append(cells, s)
-			case TypeTime:
-				s := ""
-				if t := f.Time(&e); t != nil {
-					s = FormatTime(*t)
-				}
-				cells = append(cells, s)
-			case TypeBool:
-				cells = append(cells, strconv.FormatBool(f.Bool(&e)))
-			case TypeDate:
-				cells = append(cells, dateCell(f, &e))
-			default:
-				cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
-			}
-		}
+		cells := referenceCells(&e, func(s string) string { return s })
 		if i%4 == 0 { // a task's due time, in UTC
 			cells = append(cells, "2026-11-25", "2026-11-25 14:59", "", "")
 		} else {
@@ -140,32 +120,14 @@ func TestCSVFormulasAreEscaped(t *testing.T) {
 		e := Event{ID: 7, Kind: KindTask, Status: StatusPlanned, Title: text, Description: text, ProjectTag: &tag,
 			Source: &source, SourceRef: &ref, DueAt: &at, Priority: 3, CreatedAt: at, UpdatedAt: at}
 		for _, formulas := range []CSVFormulas{CSVFormulasEscaped, CSVFormulasRaw} {
-			var cells []string
 			escaped := 0
-			for j := range EventFields {
-				f := &EventFields[j]
-				switch f.Type {
-				case TypeText, TypeEnum:
-					s, _ := f.Text(&e)
-					if formulas == CSVFormulasEscaped && formula && s == text {
-						s = "'" + s
-						escaped++
-					}
-					cells = append(cells, s)
-				case TypeTime:
-					s := ""
-					if t := f.Time(&e); t != nil {
-						s = FormatTime(*t)
-					}
-					cells = append(cells, s)
-				case TypeBool:
-					cells = append(cells, strconv.FormatBool(f.Bool(&e)))
-				case TypeDate:
-					cells = append(cells, dateCell(f, &e))
-				default:
-					cells = append(cells, strconv.FormatInt(f.Int(&e), 10))
+			cells := referenceCells(&e, func(s string) string {
+				if formulas == CSVFormulasEscaped && formula && s == text {
+					escaped++
+					return "'" + s
 				}
-			}
+				return s
+			})
 			if formulas == CSVFormulasEscaped && formula && escaped != 4 {
 				t.Fatalf("%q: %d text columns hold it, want title, description, project_tag and source_ref", text, escaped)
 			}
@@ -238,4 +200,32 @@ func TestCSVLocalColumns(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+}
+
+// referenceCells are the CSV cells of e's fields as encoding/csv would be
+// given them, each text or enum cell passed through text (the formula
+// escaping, or none): the reference AppendCSVRecord is compared with.
+func referenceCells(e *Event, text func(string) string) []string {
+	var cells []string
+	for j := range EventFields {
+		f := &EventFields[j]
+		switch f.Type {
+		case TypeText, TypeEnum:
+			s, _ := f.Text(e)
+			cells = append(cells, text(s))
+		case TypeTime:
+			s := ""
+			if t := f.Time(e); t != nil {
+				s = FormatTime(*t)
+			}
+			cells = append(cells, s)
+		case TypeBool:
+			cells = append(cells, strconv.FormatBool(f.Bool(e)))
+		case TypeDate:
+			cells = append(cells, dateCell(f, e))
+		default:
+			cells = append(cells, strconv.FormatInt(f.Int(e), 10))
+		}
+	}
+	return cells
 }
