@@ -93,6 +93,9 @@ func (a *Auth) Enabled() bool { return !a.off && (a.HasPassword() || len(a.token
 // HasPassword reports whether the pages can be logged into.
 func (a *Auth) HasPassword() bool { return len(a.passwordHash) > 0 }
 
+// Tokens is how many API tokens are set (EVENTS_API_TOKENS).
+func (a *Auth) Tokens() int { return len(a.tokens) }
+
 // Off reports whether authentication was turned off on purpose.
 func (a *Auth) Off() bool { return a.off }
 
@@ -186,6 +189,49 @@ func (a *Auth) Decode(value string, now time.Time) (s Session, refresh, ok bool)
 		refresh = true
 	}
 	return s, refresh, true
+}
+
+// DeviceLifetime is how long a device cookie is honoured after the login
+// that set it.
+const DeviceLifetime = 365 * 24 * time.Hour
+
+// NewDevice is the value of a device cookie (OWASP's "device cookies"): a
+// random id and the time of the successful login that set it, signed. A
+// login from a browser that brings one is not counted against the pace of
+// logins across addresses nor against its address, only against the
+// device itself, so a flood of wrong passwords never locks the owner's
+// browsers out. The key holds the password's hash: a new password makes
+// every device cookie unknown.
+func (a *Auth) NewDevice(now time.Time) (string, error) {
+	buf := make([]byte, 16+8)
+	if _, err := rand.Read(buf[:16]); err != nil {
+		return "", err
+	}
+	binary.BigEndian.PutUint64(buf[16:], uint64(now.Unix()))
+	return base64.RawURLEncoding.EncodeToString(buf) + "." + base64.RawURLEncoding.EncodeToString(a.mac("device", buf)), nil
+}
+
+// Device reads a device cookie's value at now: its id (what its failed
+// logins are counted by) when the signature verifies and it is younger
+// than DeviceLifetime.
+func (a *Auth) Device(value string, now time.Time) (id string, ok bool) {
+	if len(a.key) == 0 {
+		return "", false
+	}
+	body, sig, found := strings.Cut(value, ".")
+	if !found {
+		return "", false
+	}
+	buf, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil || len(buf) != 24 || !hmac.Equal(mac, a.mac("device", buf)) {
+		return "", false
+	}
+	issued := time.Unix(int64(binary.BigEndian.Uint64(buf[16:])), 0)
+	if issued.After(now.Add(time.Minute)) || !now.Before(issued.Add(DeviceLifetime)) {
+		return "", false
+	}
+	return base64.RawURLEncoding.EncodeToString(buf[:16]), true
 }
 
 // CSRF is the token a session's state-changing requests must carry.

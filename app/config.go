@@ -12,19 +12,23 @@ import (
 	"strings"
 	"time"
 
+	"events/internal/i18n"
 	"events/models"
 )
 
 // Config is the service's configuration, read from the environment.
 type Config struct {
-	Host           string         // HOST
-	Port           int            // PORT
-	DatabaseURL    string         // DATABASE_URL; empty: the embedded default database
-	DataDir        string         // EVENTS_DATA_DIR, where the embedded database lives
-	Location       *time.Location // EVENTS_TIMEZONE
-	NotesURL       string         // EVENTS_NOTES_URL, the sidebar's Notes entry
-	TrustedProxies []string       // EVENTS_TRUSTED_PROXIES
-	RequestTimeout time.Duration  // EVENTS_REQUEST_TIMEOUT
+	Host        string         // HOST
+	Port        int            // PORT
+	DatabaseURL string         // DATABASE_URL; empty: the embedded default database
+	DataDir     string         // EVENTS_DATA_DIR, where the embedded database lives
+	Location    *time.Location // EVENTS_TIMEZONE
+	NotesURL    string         // EVENTS_NOTES_URL, the sidebar's Notes entry
+	// Language (EVENTS_LANGUAGE, en or ko; default en) is the pages'
+	// language for a browser that asks for none of the catalogue's.
+	Language       *i18n.Lang
+	TrustedProxies []string      // EVENTS_TRUSTED_PROXIES
+	RequestTimeout time.Duration // EVENTS_REQUEST_TIMEOUT
 	// Auth is EVENTS_PASSWORD_HASH, EVENTS_API_TOKENS, EVENTS_SESSION_KEY
 	// and EVENTS_AUTH.
 	Auth *Auth
@@ -43,6 +47,13 @@ type Config struct {
 	// ExportTimeout (EVENTS_EXPORT_TIMEOUT) is the deadline of an export's
 	// whole run: a file not whole by then is aborted.
 	ExportTimeout time.Duration
+	// BackupDir (EVENTS_BACKUP_DIR, default backups/ in EVENTS_DATA_DIR)
+	// is where the service writes its own backups, every BackupEvery
+	// (EVENTS_BACKUP_EVERY, default 24h; 0 when "off"), keeping the
+	// newest BackupKeep (EVENTS_BACKUP_KEEP, default 14).
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
 }
 
 // DefaultZone is the zone of the day-based listings and of all-day dates
@@ -64,6 +75,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		DatabaseURL: get("DATABASE_URL", ""),
 		DataDir:     get("EVENTS_DATA_DIR", "./.data"),
 		NotesURL:    get("EVENTS_NOTES_URL", "/notes"),
+	}
+	lang := get("EVENTS_LANGUAGE", "en")
+	if c.Language = i18n.Parse(lang); c.Language == nil {
+		errs = append(errs, fmt.Errorf("EVENTS_LANGUAGE must be en or ko, not %q", lang))
 	}
 	port, err := strconv.Atoi(get("PORT", "3000"))
 	if err != nil || port < 1 || port > 65535 {
@@ -87,6 +102,26 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p)
 	}
+	errs = append(errs, c.readLimits(get)...)
+	errs = append(errs, c.readStorage(get)...)
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		errs = append(errs, errors.New("DATABASE_URL must be a postgres:// URL"))
+	}
+	if c.Auth, err = AuthFromEnv(getenv); err != nil {
+		errs = append(errs, err)
+	}
+	if net.ParseIP(strings.Trim(c.Host, "[]")) == nil && c.Host != "localhost" {
+		errs = append(errs, fmt.Errorf("HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0, not %q", c.Host))
+	}
+	return c, errors.Join(errs...)
+}
+
+// readLimits reads the service's time limits and how many requests and
+// exports it takes at once, by get (ConfigFromEnv's): every bad value's
+// sentence.
+func (c *Config) readLimits(get func(key, def string) string) []error {
+	var errs []error
+	var err error
 	timeout := get("EVENTS_REQUEST_TIMEOUT", "10s")
 	if c.RequestTimeout, err = time.ParseDuration(timeout); err != nil || c.RequestTimeout < 100*time.Millisecond || c.RequestTimeout > 10*time.Minute {
 		errs = append(errs, fmt.Errorf("EVENTS_REQUEST_TIMEOUT must be a duration from 100ms to 10m, such as 10s, not %q", timeout))
@@ -112,19 +147,31 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.ExportTimeout, err = time.ParseDuration(export); err != nil || c.ExportTimeout < time.Second || c.ExportTimeout > 24*time.Hour {
 		errs = append(errs, fmt.Errorf("EVENTS_EXPORT_TIMEOUT must be a duration from 1s to 24h, such as 5m, not %q", export))
 	}
+	return errs
+}
+
+// readStorage reads where the data and the backups are and how often a
+// backup is made and how many are kept, by get (ConfigFromEnv's): every
+// bad value's sentence.
+func (c *Config) readStorage(get func(key, def string) string) []error {
+	var errs []error
+	var err error
 	if c.DataDir, err = filepath.Abs(c.DataDir); err != nil {
 		errs = append(errs, fmt.Errorf("EVENTS_DATA_DIR: %w", err))
 	}
-	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
-		errs = append(errs, errors.New("DATABASE_URL must be a postgres:// URL"))
+	if c.BackupDir, err = filepath.Abs(get("EVENTS_BACKUP_DIR", filepath.Join(c.DataDir, "backups"))); err != nil {
+		errs = append(errs, fmt.Errorf("EVENTS_BACKUP_DIR: %w", err))
 	}
-	if c.Auth, err = AuthFromEnv(getenv); err != nil {
-		errs = append(errs, err)
+	if every := get("EVENTS_BACKUP_EVERY", "24h"); every != "off" {
+		if c.BackupEvery, err = time.ParseDuration(every); err != nil || c.BackupEvery < time.Second || c.BackupEvery > 31*24*time.Hour {
+			errs = append(errs, fmt.Errorf("EVENTS_BACKUP_EVERY must be a duration from 1s to 744h, such as 24h, or off, not %q", every))
+		}
 	}
-	if net.ParseIP(strings.Trim(c.Host, "[]")) == nil && c.Host != "localhost" {
-		errs = append(errs, fmt.Errorf("HOST must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0, not %q", c.Host))
+	keep := get("EVENTS_BACKUP_KEEP", "14")
+	if c.BackupKeep, err = strconv.Atoi(keep); err != nil || c.BackupKeep < 1 || c.BackupKeep > 10000 {
+		errs = append(errs, fmt.Errorf("EVENTS_BACKUP_KEEP must be a number of backups from 1 to 10000, not %q", keep))
 	}
-	return c, errors.Join(errs...)
+	return errs
 }
 
 // CheckExposure refuses to serve a non-loopback address without

@@ -5,6 +5,7 @@ package app_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,5 +29,21 @@ func TestDataExceptionIsABadRequest(t *testing.T) {
 		if !errors.As(err, &bad) {
 			t.Errorf("%s after a position in year 0: %v, want a *models.BadRequestError", name, err)
 		}
+	}
+}
+
+// TestSequenceAtItsEndIsNotTheRequests: with the events' id sequence at
+// its end (a restore of a crafted backup once made it so), a create fails
+// as the server's fault, not as a 400 "a value of the request is outside
+// what the database accepts".
+func TestSequenceAtItsEndIsNotTheRequests(t *testing.T) {
+	s, db, _ := newService(t, ts("2026-11-22T03:00:00Z"))
+	if _, err := db.ExecContext(t.Context(), "SELECT setval('events_id_seq', 9223372036854775807)"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tryCreate(s, `{"kind":"task","title":"one more"}`)
+	var bad *models.BadRequestError
+	if err == nil || errors.As(err, &bad) || !strings.Contains(err.Error(), "sequence has reached its end") {
+		t.Errorf("a create with the sequence at its end: %v, want the server's error", err)
 	}
 }

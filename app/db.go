@@ -170,14 +170,41 @@ func Connect(ctx context.Context, dsn string, statementTimeout time.Duration) (*
 const migrationLock = 0x6576656e7473 // "events"
 
 // Migrate applies the embedded migrations that are not applied yet, under an
-// advisory lock.
+// advisory lock. A database that holds migrations this binary does not know
+// is a *NewerDataError, and nothing is written.
 func Migrate(ctx context.Context, db *bun.DB) error {
-	return MigrateFS(ctx, db, migrations.FS)
+	return migrateFS(ctx, db, migrations.FS, true, nil)
+}
+
+// MigrateUpgrade is Migrate that first calls before, under the migration
+// lock, when the database has migrations applied and this binary brings
+// more (an upgrade): the service takes a backup there. pending names the
+// migrations about to be applied, oldest first. An error from before
+// applies nothing.
+func MigrateUpgrade(ctx context.Context, db *bun.DB, before func(ctx context.Context, pending []string) error) error {
+	return migrateFS(ctx, db, migrations.FS, true, before)
 }
 
 // MigrateFS is Migrate with the migrations of fsys (a restore of an older
-// backup applies only those its database had, before the rest).
+// backup applies only those its database had, before the rest); the
+// database may hold more.
 func MigrateFS(ctx context.Context, db *bun.DB, fsys fs.FS) error {
+	return migrateFS(ctx, db, fsys, false, nil)
+}
+
+// NewerDataError is a database migrated by a newer events: it holds
+// migrations this binary does not know.
+type NewerDataError struct {
+	Known   string    // the newest migration this binary knows
+	Unknown []string  // the applied migrations it does not know, oldest first
+	At      time.Time // when the first of them was applied
+}
+
+func (e *NewerDataError) Error() string {
+	return fmt.Sprintf("the database holds migration %s, newer than this binary's newest (%s)", e.Unknown[0], e.Known)
+}
+
+func migrateFS(ctx context.Context, db *bun.DB, fsys fs.FS, whole bool, before func(context.Context, []string) error) error {
 	ms := migrate.NewMigrations()
 	if err := ms.Discover(fsys); err != nil {
 		return fmt.Errorf("read migrations: %w", err)
@@ -196,8 +223,46 @@ func MigrateFS(ctx context.Context, db *bun.DB, fsys fs.FS) error {
 	if err := m.Init(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	all, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if whole {
+		if err := checkKnown(ctx, m, all); err != nil {
+			return err
+		}
+	}
+	if pending := all.Unapplied(); len(pending) > 0 && len(all.Applied()) > 0 && before != nil {
+		names := make([]string, len(pending))
+		for i, p := range pending {
+			names[i] = p.Name
+		}
+		if err := before(ctx, names); err != nil {
+			return err
+		}
+	}
 	if _, err := m.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
+}
+
+// checkKnown refuses a database that holds migrations not among all.
+func checkKnown(ctx context.Context, m *migrate.Migrator, all migrate.MigrationSlice) error {
+	missing, err := m.MissingMigrations(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.SortFunc(missing, func(a, b migrate.Migration) int { return strings.Compare(a.Name, b.Name) })
+	e := &NewerDataError{At: missing[0].MigratedAt}
+	if len(all) > 0 {
+		e.Known = all[len(all)-1].Name
+	}
+	for _, x := range missing {
+		e.Unknown = append(e.Unknown, x.Name)
+	}
+	return e
 }

@@ -49,6 +49,11 @@ func classify(err error) error {
 			return models.FieldErrors{{Field: field, Code: models.CodeStorageRule, Message: "breaks a storage rule (" + pgErr.Field('n') + ")"}}
 		case code == "22021" || code == "22P05":
 			return models.FieldErrors{{Field: "body", Code: models.CodeStorageRule, Message: "a text field holds a character PostgreSQL cannot store"}}
+		case code == "2200H":
+			// A sequence at its end (a restore of a crafted backup): no
+			// request of the client's can fix that, so not a 400 but the
+			// server's own fault, logged.
+			return fmt.Errorf("an id sequence has reached its end, so its table can take no more rows (restore a sound backup): %w", err)
 		case strings.HasPrefix(code, "22"):
 			// A data exception (a time out of range, a bad value for its
 			// type): a value of the request PostgreSQL cannot take, which the

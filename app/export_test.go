@@ -11,3 +11,7 @@ func ListSQL(s *Service, q models.ListQuery) (string, []any) {
 	sql, args := s.listSQL(q)
 	return sql, append(args, q.Limit+1)
 }
+
+// NamesSQL is the statement Names runs, and its arguments: for tests that
+// EXPLAIN it.
+var NamesSQL = namesSQL

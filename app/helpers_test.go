@@ -6,6 +6,8 @@ package app_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +36,16 @@ func newService(t *testing.T, now time.Time) (*app.Service, *bun.DB, *dbtest.Clo
 	db := dbtest.New(t)
 	c := dbtest.NewClock(now)
 	return app.NewService(db, seoul, c.Now), db, c
+}
+
+// seedAt runs each statement of a seed with now for every "?" in it.
+func seedAt(t *testing.T, db bun.IDB, now time.Time, statements ...string) {
+	t.Helper()
+	for _, q := range statements {
+		if _, err := db.ExecContext(context.Background(), q, slices.Repeat([]any{now}, strings.Count(q, "?"))...); err != nil {
+			t.Fatalf("seed: %v\n%s", err, q)
+		}
+	}
 }
 
 // create decodes a JSON body and creates the event, failing the test on error.

@@ -5,11 +5,15 @@ package app
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"events/models"
 )
@@ -18,6 +22,8 @@ import (
 type Page[T any] struct {
 	Items      []T     `json:"items"`
 	NextCursor *string `json:"next_cursor"`
+	// NextToken is the change token after this page (changes_after only)
+	NextToken *string `json:"next_token,omitempty"`
 }
 
 const (
@@ -49,6 +55,9 @@ func statusList(in func(models.Status) bool) string {
 // it, in (updated_at, id) order: a client that keeps a copy reads only what
 // changed (DESIGN.md, Listings).
 func (s *Service) List(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	if q.Changes != nil {
+		return s.changes(ctx, q)
+	}
 	if q.UpdatedSince != nil {
 		sql, args := s.changedSQL(q)
 		return s.page(ctx, q, sql, args, func(e *models.Event) models.Position {
@@ -75,14 +84,150 @@ func (s *Service) changedSQL(q models.ListQuery) (string, []any) {
 		"\nORDER BY e.updated_at, e.id\nLIMIT ?", w.args
 }
 
-// listSQL is List's statement and its arguments but the LIMIT.
+// listSQL is List's statement and its arguments but the LIMIT. Each part
+// of it reads one index in the listing's order (migration
+// 20261206005700), so a page reads its own rows however large the table
+// and however deep the cursor (DESIGN.md, Listings):
+//
+//   - a filter on kind, status or source with several values is one
+//     branch per value (per combination when several are given), each an
+//     ordered range of its index; the merge takes the first rows of all;
+//   - from starts the walk at from: an event that starts in [from, to)
+//     overlaps the window. Those that began before from and still run at
+//     from are a branch of their own, found by the span indexes and
+//     sorted (a few at any instant);
+//   - to ends the walk: an event that overlaps a window ending at to
+//     starts before it.
+//
+// A search (q) is the exception: its rows come from the trigram index and
+// are sorted, and how many match grows with the table.
 func (s *Service) listSQL(q models.ListQuery) (string, []any) {
-	w := s.filters(q)
+	order := "\nORDER BY " + spanStart + ", e.id"
+	if len(q.Words) > 0 {
+		w := s.filters(q)
+		listAfter(&w, q)
+		// OFFSET 0 keeps the search a subquery of its own: planned
+		// without the LIMIT, it reads the trigram index rather than
+		// walking the order's index past every row that does not match
+		return "SELECT " + eventColumns + "\nFROM (SELECT * FROM events e\nWHERE " + w.sql() + "\nOFFSET 0) e" +
+			order + "\nLIMIT ?", w.args
+	}
+	// the filters every branch shares
+	rest := q
+	rest.Kinds, rest.Statuses, rest.Sources, rest.From, rest.To = nil, nil, nil, nil, nil
+	var branches []where
+	for _, eq := range equalities(q) {
+		w := s.filters(rest)
+		w.conds = append(w.conds, eq...)
+		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, models.StatusCancelled) {
+			w.add("e.status <> 'cancelled'")
+		}
+		// the overlap with [from, to) of the events that start in it,
+		// said as a range of the order's key
+		if q.From != nil {
+			// one lower bound, the later of from and the cursor: given
+			// both, the index's walk began at one and filtered up to
+			// the other
+			if q.After == nil || q.After.T != nil && q.After.T.Before(*q.From) {
+				w.add(spanStart+" >= ?", *q.From)
+			}
+			w.add("e.span IS NOT NULL")
+			w.add("(NOT upper_inf(e.span) OR ? < ?)", *q.From, s.now())
+		}
+		if q.To != nil {
+			w.add(spanStart+" < ?", *q.To)
+		}
+		if q.From == nil || q.After != nil && !(q.After.T != nil && q.After.T.Before(*q.From)) {
+			listAfter(&w, q)
+		}
+		branches = append(branches, w)
+	}
+	if len(branches) == 1 && q.From == nil {
+		return "SELECT " + eventColumns + "\nFROM events e\nWHERE " + branches[0].sql() + order + "\nLIMIT ?", branches[0].args
+	}
+	var sqls []string
+	var args []any
+	limit := fmt.Sprintf("\nLIMIT %d", q.Limit+1)
+	for _, w := range branches {
+		sqls = append(sqls, "SELECT * FROM events e\nWHERE "+w.sql()+order+limit)
+		args = append(args, w.args...)
+	}
+	if q.From != nil {
+		// by the two span indexes, as an export finds its window: one
+		// leaves cancelled events out, the other holds only them
+		for _, part := range spanParts {
+			if part != spanParts[0] && len(q.Statuses) > 0 && !slices.Contains(q.Statuses, models.StatusCancelled) {
+				continue
+			}
+			w := s.filters(q)
+			w.add(part)
+			w.add("e.span @> ?::timestamptz", *q.From)
+			w.add(spanStart+" < ?", *q.From)
+			listAfter(&w, q)
+			sqls = append(sqls, "SELECT * FROM events e\nWHERE "+w.sql()+"\nOFFSET 0")
+			args = append(args, w.args...)
+		}
+	}
+	return "SELECT " + eventColumns + " FROM (\n(" + strings.Join(sqls, ")\nUNION ALL\n(") + ")) e" +
+		order + "\nLIMIT ?", args
+}
+
+// spanParts are the predicates of the two span indexes, events_span_idx
+// and events_cancelled_span_idx: between them, every event with a span.
+var spanParts = [2]string{"e.status <> 'cancelled'", "e.cancelled_at IS NOT NULL"}
+
+// maxBranches is the most branches listSQL makes of the enum filters'
+// values; past it, the source filter is a condition rather than branches.
+const maxBranches = 21
+
+// equalities are the conditions of listSQL's branches: one list for each
+// combination of the kind, status and source filters' values (one empty
+// list when there are none).
+func equalities(q models.ListQuery) [][]string {
+	out := [][]string{nil}
+	product := func(column string, values []string) {
+		if len(values) == 0 {
+			return
+		}
+		var next [][]string
+		for _, c := range out {
+			for _, v := range values {
+				// the values are the enums' own, checked by the parser
+				next = append(next, append(slices.Clip(c), "e."+column+" = '"+v+"'"))
+			}
+		}
+		out = next
+	}
+	product("kind", enumStrings(q.Kinds))
+	product("status", enumStrings(q.Statuses))
+	if len(out)*len(q.Sources) <= maxBranches {
+		product("source", enumStrings(q.Sources))
+	} else {
+		for i := range out {
+			out[i] = append(slices.Clip(out[i]), "e.source IN "+quoted(enumStrings(q.Sources)))
+		}
+	}
+	return out
+}
+
+func enumStrings[T ~string](in []T) []string {
+	out := make([]string, len(in))
+	for i, v := range in {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// quoted is the SQL list of the (enum) values: ('a', 'b').
+func quoted(values []string) string {
+	return "('" + strings.Join(values, "', '") + "')"
+}
+
+// listAfter adds the cursor's condition: past the previous page's last row.
+func listAfter(w *where, q models.ListQuery) {
 	if q.After != nil {
 		w.add("("+spanStart+", e.id) > (coalesce(?::timestamptz, 'infinity'), ?)", bound(q.After.T), q.After.ID)
 	}
-	return "SELECT " + eventColumns + "\nFROM events e\nWHERE " + w.sql() +
-		"\nORDER BY " + spanStart + ", e.id\nLIMIT ?", w.args
 }
 
 // filters are the conditions of GET /api/events's filters, which its
@@ -105,6 +250,10 @@ func (s *Service) filters(q models.ListQuery) where {
 			w.add("e.project_tag = ?", *q.ProjectTag)
 		}
 	}
+	if len(q.Labels) > 0 {
+		// served by events_labels_idx (GIN)
+		w.add("e.labels @> ?::text[]", pgdialect.Array(q.Labels))
+	}
 	if len(q.Sources) > 0 {
 		w.add("e.source IN (?)", bun.In(q.Sources))
 	}
@@ -126,10 +275,14 @@ func (s *Service) Today(ctx context.Context, q models.ListQuery) (Page[models.Ev
 	// overdue: an open task due (else starting) before the day; its one
 	// argument is the day's start
 	overdue := `(e.status IN ` + openStatuses + ` AND e.kind = 'task' AND coalesce(e.due_at, e.start_at) < ?)`
+	// the day's events by the one membership rule (DESIGN.md, Summary):
+	// the span touches the day, or the event was completed that day (a
+	// task done today without a due day is today's)
 	w.add(`(e.span && tstzrange(?, ?, '[)')
+    OR (e.kind = 'task' AND e.status = 'done' AND e.completed_at >= ? AND e.completed_at < ?)
     OR `+overdue+`
     OR e.status = 'in_progress'
-    OR (e.status = 'deferred' AND e.defer_until <= ?))`, dayStart, dayEnd, dayStart, now)
+    OR (e.status = 'deferred' AND e.defer_until <= ?))`, dayStart, dayEnd, dayStart, dayEnd, dayStart, now)
 	group := `(CASE WHEN ` + overdue + ` THEN 0 ELSE 1 END)`
 	if q.After != nil {
 		w.add("("+group+", "+spanStart+", e.id) > (?, coalesce(?::timestamptz, 'infinity'), ?)",
@@ -259,6 +412,104 @@ func (s *Service) page(ctx context.Context, q models.ListQuery, sql string, args
 		out.NextCursor = &c
 	}
 	// after the cursor, which may come from a row left out
+	out.Items = s.writable(out.Items, q.Listing)
+	return out, nil
+}
+
+// CrossingLogs answers the activity logs, not cancelled, that overlap
+// [from, to) and cross a local midnight of loc (a running one up to now),
+// newest end first: Activity lists each of them under every day it touches
+// (DESIGN.md, Summary, Days), its own row under the day the listing places
+// it, a piece's row under each other day.
+func (s *Service) CrossingLogs(ctx context.Context, from, to time.Time, loc *time.Location) ([]models.Event, error) {
+	now := s.now()
+	sql := "SELECT " + eventColumns + "\nFROM events e\nWHERE e.kind = 'activity_log' AND e.status <> 'cancelled'" +
+		"\n  AND e.started_at IS NOT NULL AND e.span && tstzrange(?, ?, '[)')" +
+		"\n  AND (e.started_at AT TIME ZONE ?)::date < ((coalesce(e.ended_at, greatest(?, e.started_at)) - interval '1 microsecond') AT TIME ZONE ?)::date" +
+		"\nORDER BY " + activityAt + " DESC, e.id DESC\nLIMIT 1000"
+	events, err := queryEvents(ctx, s.db, sql, from, to, loc.String(), now, loc.String())
+	if err != nil {
+		return nil, classify(err)
+	}
+	return s.writable(events, models.ListActivity), nil
+}
+
+// changesSQL lists the changes after a token: in position order, only
+// those whose transaction is older than every transaction still running
+// (the statement's snapshot's xmin), one row past the page; each row
+// carries its position, and a row of nulls but the watermark comes when
+// there is none.
+const changesSQL = `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+SELECT w.xmin::text, c.row, c.change_xid::text, c.change_seq, c.id
+FROM w LEFT JOIN LATERAL (
+    SELECT %s AS row, e.change_xid, e.change_seq, e.id
+    FROM events e
+    WHERE (e.change_xid, e.change_seq, e.id) > (?::text::xid8, ?, ?)
+      AND e.change_xid < w.xmin
+    ORDER BY e.change_xid, e.change_seq, e.id
+    LIMIT ?) c ON TRUE
+ORDER BY c.change_xid, c.change_seq, c.id`
+
+// changes answers GET /api/events?changes_after=: the events changed
+// after the token, each once in its latest state, and the token after
+// them (DESIGN.md, Sync). A page short of the limit has caught up: its
+// token is the watermark itself, so the next call starts past every
+// transaction that had ended.
+func (s *Service) changes(ctx context.Context, q models.ListQuery) (Page[models.Event], error) {
+	out := Page[models.Event]{Items: []models.Event{}}
+	t := *q.Changes
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf(changesSQL, eventColumns),
+		strconv.FormatUint(t.XID, 10), t.Seq, t.ID, q.Limit+1)
+	if err != nil {
+		return out, classify(err)
+	}
+	defer rows.Close()
+	var (
+		xmin   string
+		texts  []string
+		marks  []models.ChangeToken
+		fields = make([]recordField, 0, len(rowFields))
+		values rowValues
+	)
+	for rows.Next() {
+		var text, xid sql.NullString
+		var seq, id sql.NullInt64
+		if err := rows.Scan(&xmin, &text, &xid, &seq, &id); err != nil {
+			return out, classify(err)
+		}
+		if !text.Valid {
+			continue
+		}
+		x, err := strconv.ParseUint(xid.String, 10, 64)
+		if err != nil {
+			return out, err
+		}
+		texts = append(texts, text.String)
+		marks = append(marks, models.ChangeToken{XID: x, Seq: seq.Int64, ID: id.Int64})
+	}
+	if err := rows.Err(); err != nil {
+		return out, classify(err)
+	}
+	next := t
+	if len(texts) > q.Limit {
+		texts, next = texts[:q.Limit], marks[q.Limit-1]
+	} else if w, err := strconv.ParseUint(xmin, 10, 64); err != nil {
+		return out, err
+	} else if w > t.XID {
+		// every change of a transaction older than w is listed
+		next = models.ChangeToken{XID: w}
+	}
+	out.Items = make([]models.Event, len(texts))
+	for i, text := range texts {
+		if fields, err = recordFields(fields[:0], text); err != nil {
+			return out, err
+		}
+		if err := setEvent(&out.Items[i], fields, &values); err != nil {
+			return out, err
+		}
+	}
+	token := next.String()
+	out.NextToken = &token
 	out.Items = s.writable(out.Items, q.Listing)
 	return out, nil
 }

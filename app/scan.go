@@ -24,25 +24,24 @@ import (
 // without copying. PostgreSQL
 // writes each field with the same output function as on its own (a time as
 // "2026-11-22 03:00:00.123456+00", which parsePGTime reads).
-var eventColumns = func() string {
-	cols := make([]string, len(rowFields))
-	for i, f := range rowFields {
-		cols[i] = "e." + f.Column
-	}
-	return "ROW(" + strings.Join(cols, ", ") + ")::text"
-}()
-
+//
 // rowFields are the fields of models.EventFields that are columns, in its
 // order: a row's fields. The others (the local dates) are computed from them.
-var rowFields = func() []*models.Field {
-	var out []*models.Field
+var rowFields, eventColumns = tableRow()
+
+// tableRow reads rowFields and eventColumns from the field table: once,
+// and again in a test that adds a field to the table.
+func tableRow() ([]*models.Field, string) {
+	var fields []*models.Field
+	var cols []string
 	for i := range models.EventFields {
 		if f := &models.EventFields[i]; f.Stored() {
-			out = append(out, f)
+			fields = append(fields, f)
+			cols = append(cols, "e."+f.Column)
 		}
 	}
-	return out
-}()
+	return fields, "ROW(" + strings.Join(cols, ", ") + ")::text"
+}
 
 // arena hands out the times and the nullable texts of a statement's rows
 // from shared arrays of arenaChunk: one allocation for the values of many
@@ -133,6 +132,12 @@ func setEvent(e *models.Event, fields []recordField, values *rowValues) error {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
 			f.SetTime(e, values.times.put(t))
+		case models.TypeLabels:
+			l, err := models.ParseLabelArray(v.text)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			f.SetLabels(e, l)
 		case models.TypeBool:
 			if v.text != "t" && v.text != "f" {
 				return fmt.Errorf("%s: %q is not a boolean", f.Name, v.text)

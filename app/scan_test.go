@@ -76,6 +76,8 @@ func TestRowValuesReadAsColumns(t *testing.T) {
 				got, w = f.Bool(&e), f.Bool(&want)
 			case models.TypeInt:
 				got, w = f.Int(&e), f.Int(&want)
+			case models.TypeLabels:
+				got, w = f.Labels(&e), f.Labels(&want)
 			}
 			if !reflect.DeepEqual(got, w) {
 				t.Errorf("event %d (%q), %s: listed %#v, read as columns %#v", e.ID, want.Title, f.Name, got, w)

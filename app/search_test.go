@@ -79,7 +79,7 @@ func TestTrigramsReadHangul(t *testing.T) {
 				if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
 					return err
 				}
-				return tx.NewRaw("SELECT title FROM events WHERE lower(title || ' ' || description) LIKE '%' || lower(?) || '%' ORDER BY id", q).Scan(ctx, &titles)
+				return tx.NewRaw("SELECT title FROM events e WHERE "+app.SearchExpr+" LIKE '%' || lower(?) || '%' ORDER BY id", q).Scan(ctx, &titles)
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +96,7 @@ func TestTrigramsReadHangul(t *testing.T) {
 				return err
 			}
 			var plan []byte
-			if err := tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) SELECT id FROM events WHERE lower(title || ' ' || description) LIKE '%회의록%'").Scan(&plan); err != nil {
+			if err := tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) SELECT id FROM events e WHERE "+app.SearchExpr+" LIKE '%회의록%'").Scan(&plan); err != nil {
 				return err
 			}
 			var doc []struct{ Plan planNode }

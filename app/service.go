@@ -21,6 +21,9 @@ type Service struct {
 	loc *time.Location // EVENTS_TIMEZONE: all-day dates and the listings' default zone
 	now func() time.Time
 	log *slog.Logger // for rows a read leaves out (unwritable.go); nil: slog.Default()
+	// probeEach: read every overlap by a probe of its own, never a
+	// window (overlaps.go); for the test that compares the two
+	probeEach bool
 }
 
 // NewService returns a Service over db. loc is the configured time zone; now
@@ -29,8 +32,8 @@ func NewService(db *bun.DB, loc *time.Location, now func() time.Time) *Service {
 	return &Service{db: db, loc: loc, now: now}
 }
 
-// Location is the configured time zone.
-func (s *Service) Location() *time.Location { return s.loc }
+// Zone is the configured time zone (EVENTS_TIMEZONE).
+func (s *Service) Zone() *time.Location { return s.loc }
 
 // Now is the service's clock.
 func (s *Service) Now() time.Time { return s.now() }
@@ -155,10 +158,12 @@ const maxOverlaps = 50
 
 // overlapSQL reads the logs, not cancelled, whose span overlaps [start,
 // end), a running one up to now, earliest first; through the span's GiST
-// index. Arguments: start, end, end, now, start, now, maxOverlaps.
+// index alone (kindOfLogs: a long span's guess could otherwise AND it
+// with the kind's b-tree). Arguments: start, end, end, now, start, now,
+// maxOverlaps.
 const overlapSQL = `SELECT e.id, e.title, e.started_at, e.ended_at
 	FROM events AS e
-	WHERE e.kind = 'activity_log' AND e.status <> 'cancelled'
+	WHERE ` + kindOfLogs + ` AND e.status <> 'cancelled'
 	AND e.span && tstzrange(?, ?, '[)')
 	AND e.started_at < ?
 	AND (e.ended_at IS NOT NULL OR e.status = 'in_progress')
@@ -189,7 +194,7 @@ func overlapping(ctx context.Context, tx bun.Tx, start, end, now time.Time) ([]m
 		if r.EndedAt != nil {
 			oe = *r.EndedAt
 		}
-		secs := int64(earlier(end, oe).Sub(later(start, r.StartedAt)) / time.Second)
+		secs := models.Seconds(later(start, r.StartedAt), earlier(end, oe))
 		if secs < 1 {
 			continue
 		}
@@ -220,7 +225,17 @@ func (s *Service) placeLog(ctx context.Context, tx bun.Tx, e *models.Event, choi
 	}
 	var before *Span
 	if e.EndedAt != nil { // a running log has no length to keep
-		b := Span{Start: earliest.Add(-end.Sub(start)), End: earliest}
+		// A place that would begin before the year 0001 is not offered,
+		// and overlap before is refused there as where it would overlap:
+		// a stored log of year 1 must not make a create fail.
+		b := Span{End: earliest}
+		var fits bool
+		if b.Start, fits = models.SpanBefore(earliest, start, end); !fits {
+			if choice == models.OverlapBefore {
+				return nil, nil, models.NewOverlapError("placed before the logs it overlaps, the log would begin before the year 0001", found)
+			}
+			return found, nil, nil
+		}
 		again, _, err := overlapping(ctx, tx, b.Start, b.End, now)
 		if err != nil {
 			return nil, nil, err
@@ -517,7 +532,7 @@ func undoStack(ctx context.Context, tx bun.Tx, e *models.Event) (*models.Undo, e
 			return nil, err
 		}
 		if len(steps) == 0 {
-			return nil, &models.ConflictError{Reason: "there is no step to undo"}
+			return nil, &models.ConflictError{Reason: "there is no step to undo", Event: e}
 		}
 		u := &models.Undo{Step: steps[0]}
 		if len(steps) == 2 {
@@ -530,7 +545,7 @@ func undoStack(ctx context.Context, tx bun.Tx, e *models.Event) (*models.Undo, e
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, &models.ConflictError{Reason: "there is no step to undo"}
+		return nil, &models.ConflictError{Reason: "there is no step to undo", Event: e}
 	}
 	return &models.Undo{Step: rows[0].History, Next: rows[0].NextStatus}, nil
 }

@@ -32,7 +32,9 @@ import (
 // LogPart is one log's part of one local day, its bounds in whole epoch
 // seconds (cut down to the second), and its project tag (nil for none).
 type LogPart struct {
+	ID         int64 // the log's id (0 where no one asks which log it is)
 	Tag        *string
+	Labels     []string // the log's labels (the summary's per-label time)
 	Start, End int64
 }
 
@@ -40,17 +42,50 @@ type LogPart struct {
 // project's share of them, seconds descending then tag (none last); a
 // project whose share is 0 is left out.
 func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
-	type edge struct {
-		at  int64
-		tag int // index into tags
-		in  int // +1 a part starts, -1 it ends
+	total, projects, _ := ShareParts(parts)
+	return total, projects
+}
+
+// ShareParts is ShareDay, and each part's share of its project's seconds
+// (in the order of parts): where n parts of a project are open together,
+// each gets 1/n of the project's time there; each part's exact share is cut
+// down to the whole second and the project's seconds left over go one each
+// to its parts with the largest fractions cut off, equal ones in the order
+// of parts. A project's parts therefore add up to its share.
+func ShareParts(parts []LogPart) (int64, []ProjectSeconds, []int64) {
+	each := make([]int64, len(parts))
+	tags, keys, edges := partEdges(parts)
+	if len(edges) == 0 {
+		return 0, []ProjectSeconds{}, each
 	}
-	var (
-		tags  []*string
-		keys  = map[string]int{}
-		edges = make([]edge, 0, 2*len(parts))
-	)
-	for _, p := range parts {
+	sw := sweepParts(parts, keys, len(tags), edges)
+	shares := wholeShares(sw.bySharers, tagRanks(tags), sw.total)
+	partSeconds(parts, keys, shares, sw.partShare, each)
+	out := make([]ProjectSeconds, 0, len(tags))
+	for _, s := range shares {
+		if s.whole > 0 {
+			out = append(out, ProjectSeconds{ProjectTag: tags[s.tag], Seconds: s.whole})
+		}
+	}
+	sortProjects(out)
+	return sw.total, out, each
+}
+
+// partEdge is where a part starts or ends.
+type partEdge struct {
+	at   int64
+	tag  int // index into tags
+	in   int // +1 a part starts, -1 it ends
+	part int // index into parts
+}
+
+// partEdges are the parts' tags (in the order met, keys their indexes by
+// tagKey) and their edges in time order; a part that spans no time has
+// none.
+func partEdges(parts []LogPart) (tags []*string, keys map[string]int, edges []partEdge) {
+	keys = map[string]int{}
+	edges = make([]partEdge, 0, 2*len(parts))
+	for pi, p := range parts {
 		if p.End <= p.Start {
 			continue // a point spans no time
 		}
@@ -61,13 +96,14 @@ func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
 			keys[k] = i
 			tags = append(tags, p.Tag)
 		}
-		edges = append(edges, edge{p.Start, i, 1}, edge{p.End, i, -1})
+		edges = append(edges, partEdge{p.Start, i, 1, pi}, partEdge{p.End, i, -1, pi})
 	}
-	if len(edges) == 0 {
-		return 0, []ProjectSeconds{}
-	}
-	// tag order: the order that breaks ties, and the order of the sweep's
-	// open tags
+	slices.SortFunc(edges, func(a, b partEdge) int { return cmp.Compare(a.at, b.at) })
+	return tags, keys, edges
+}
+
+// tagRanks are the tags' places in tag order: the order that breaks ties.
+func tagRanks(tags []*string) []int {
 	order := make([]int, len(tags))
 	for i := range order {
 		order[i] = i
@@ -77,30 +113,48 @@ func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
 	for r, i := range order {
 		rank[i] = r
 	}
-	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.at, b.at) })
+	return rank
+}
 
+// swept is what a sweep over the edges counts.
+type swept struct {
 	// bySharers[t][k]: the seconds tag t covered together with k-1 other
 	// tags; its exact share is the sum over k of bySharers[t][k]/k
-	bySharers := make([]map[int64]int64, len(tags))
-	for i := range bySharers {
-		bySharers[i] = map[int64]int64{}
+	bySharers []map[int64]int64
+	partShare []*big.Rat // each part's exact share of its project's time
+	total     int64      // the union's seconds
+}
+
+// sweepParts walks the edges in time order, sharing each stretch equally
+// among the tags open in it, and a tag's part of it among its open parts.
+func sweepParts(parts []LogPart, keys map[string]int, nTags int, edges []partEdge) swept {
+	sw := swept{bySharers: make([]map[int64]int64, nTags), partShare: make([]*big.Rat, len(parts))}
+	for i := range sw.bySharers {
+		sw.bySharers[i] = map[int64]int64{}
 	}
-	open := make([]int, len(tags)) // parts of each tag open at the sweep's time
-	var (
-		openTags int64 // tags with a part open
-		total    int64
-		last     int64
-	)
+	for i := range sw.partShare {
+		sw.partShare[i] = new(big.Rat)
+	}
+	open := make([]int, nTags) // parts of each tag open at the sweep's time
+	partOpen := make([]bool, len(parts))
+	var openTags, last int64 // tags with a part open; the sweep's time
 	for _, e := range edges {
 		if span := e.at - last; span > 0 && openTags > 0 {
-			total += span
+			sw.total += span
 			for t, n := range open {
 				if n > 0 {
-					bySharers[t][openTags] += span
+					sw.bySharers[t][openTags] += span
+				}
+			}
+			for pi, o := range partOpen {
+				if o {
+					t := partTag(parts[pi], keys)
+					sw.partShare[pi].Add(sw.partShare[pi], big.NewRat(span, openTags*int64(open[t])))
 				}
 			}
 		}
 		last = e.at
+		partOpen[e.part] = e.in > 0
 		if e.in > 0 && open[e.tag] == 0 {
 			openTags++
 		}
@@ -109,17 +163,24 @@ func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
 			openTags--
 		}
 	}
+	return sw
+}
 
-	// each tag's whole seconds and the fraction cut off
-	type share struct {
-		tag   int
-		whole int64
-		frac  *big.Rat
-	}
-	shares := make([]share, len(tags))
+// tagShare is one tag's whole seconds and the fraction cut off.
+type tagShare struct {
+	tag   int
+	whole int64
+	frac  *big.Rat
+}
+
+// wholeShares cuts each tag's exact share down to whole seconds and gives
+// the seconds left over of total one each to the largest fractions, ties
+// in tag order (rank).
+func wholeShares(bySharers []map[int64]int64, rank []int, total int64) []tagShare {
+	shares := make([]tagShare, len(bySharers))
 	var given int64
-	for t := range tags {
-		s := share{tag: t, frac: new(big.Rat)}
+	for t := range bySharers {
+		s := tagShare{tag: t, frac: new(big.Rat)}
 		for k, secs := range bySharers[t] {
 			s.whole += secs / k
 			s.frac.Add(s.frac, big.NewRat(secs%k, k))
@@ -131,7 +192,6 @@ func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
 		shares[t] = s
 		given += s.whole
 	}
-	// the seconds left over: one each to the largest fractions, ties in tag order
 	byFrac := slices.Clone(shares)
 	sort.SliceStable(byFrac, func(i, j int) bool {
 		if c := byFrac[i].frac.Cmp(byFrac[j].frac); c != 0 {
@@ -142,16 +202,42 @@ func ShareDay(parts []LogPart) (int64, []ProjectSeconds) {
 	for i := int64(0); i < total-given && i < int64(len(byFrac)); i++ {
 		shares[byFrac[i].tag].whole++
 	}
+	return shares
+}
 
-	out := make([]ProjectSeconds, 0, len(tags))
-	for _, s := range shares {
-		if s.whole > 0 {
-			out = append(out, ProjectSeconds{ProjectTag: tags[s.tag], Seconds: s.whole})
+// partSeconds writes into each every part's whole seconds, its project's
+// seconds left over going to the largest fractions.
+func partSeconds(parts []LogPart, keys map[string]int, shares []tagShare, partShare []*big.Rat, each []int64) {
+	byTag := make([][]int, len(shares))
+	for pi, p := range parts {
+		if p.End > p.Start {
+			t := partTag(p, keys)
+			byTag[t] = append(byTag[t], pi)
 		}
 	}
-	sortProjects(out)
-	return total, out
+	for t, pis := range byTag {
+		fracs := make([]*big.Rat, len(pis))
+		left := shares[t].whole
+		for j, pi := range pis {
+			r := partShare[pi]
+			w := new(big.Int).Quo(r.Num(), r.Denom())
+			each[pi] = w.Int64()
+			left -= each[pi]
+			fracs[j] = new(big.Rat).Sub(r, new(big.Rat).SetInt(w))
+		}
+		order := make([]int, len(pis))
+		for j := range order {
+			order[j] = j
+		}
+		sort.SliceStable(order, func(a, b int) bool { return fracs[order[a]].Cmp(fracs[order[b]]) > 0 })
+		for j := 0; left > 0 && len(order) > 0; j, left = (j+1)%len(order), left-1 {
+			each[pis[order[j]]]++
+		}
+	}
 }
+
+// partTag is the index of p's tag among the tags ShareParts met.
+func partTag(p LogPart, keys map[string]int) int { return keys[tagKey(p.Tag)] }
 
 // tagKey tells project tags apart, none included.
 func tagKey(tag *string) string {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"events/models"
 )
@@ -46,6 +47,9 @@ type SummaryCounts struct {
 	// equally), so they add up to it exactly; seconds descending then tag
 	// (none last); a tag whose share is 0 is left out.
 	Projects []ProjectSeconds `json:"projects"`
+	// Labels: per label, the union of the spans of the logs carrying it
+	// (LabelDay); labels overlap, so they do not add up to LoggedSeconds.
+	Labels []LabelSeconds `json:"labels"`
 	// Logs: activity logs, not cancelled, whose span overlaps the day.
 	Logs int64 `json:"logs"`
 	// TasksCompleted: tasks whose status is done and whose completed_at
@@ -125,7 +129,7 @@ func ceilDay(t time.Time, loc *time.Location) time.Time {
 // once, so the review page's logbook and its numbers cannot disagree.
 const dayPartsCTE = `spans AS (
     -- a running log spans up to now (a point when it starts after now)
-    SELECT e.id, e.kind, e.project_tag,
+    SELECT e.id, e.kind, e.project_tag, e.labels,
            CASE WHEN NOT upper_inf(e.span) THEN e.span
                 WHEN lower(e.span) < ?3 THEN tstzrange(lower(e.span), ?3, '[)')
                 ELSE tstzrange(lower(e.span), lower(e.span), '[]') END
@@ -136,7 +140,7 @@ const dayPartsCTE = `spans AS (
       AND e.span && tstzrange(?0, ?1, '[)')
 ),
 parts AS (
-    SELECT g::date AS day, s.id, s.kind, s.project_tag,
+    SELECT g::date AS day, s.id, s.kind, s.project_tag, s.labels,
            s.span * tstzrange(g AT TIME ZONE ?2, (g + interval '1 day') AT TIME ZONE ?2, '[)') AS part
     FROM spans s,
          generate_series((lower(s.span) AT TIME ZONE ?2)::date::timestamp,
@@ -226,7 +230,7 @@ ORDER BY 1 NULLS LAST
 // seconds, so that they add up exactly. ?0 .. ?3 as in summarySQL.
 const logPartsSQL = `
 WITH ` + dayPartsCTE + `
-SELECT to_char(day, 'YYYY-MM-DD') AS day, project_tag,
+SELECT to_char(day, 'YYYY-MM-DD') AS day, project_tag, labels,
        floor(extract(epoch FROM lower(part)))::bigint AS start_s,
        floor(extract(epoch FROM upper(part)))::bigint AS end_s
 FROM parts
@@ -245,11 +249,23 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 		return Summary{}, err
 	}
 	out := Summary{From: f.UTC(), To: t.UTC(), TZ: loc.String(), Days: []SummaryDay{}}
+	parts, err := s.summaryRows(ctx, &out, f, t, loc, now)
+	if err != nil {
+		return Summary{}, classify(err)
+	}
+	out.addLogged(parts)
+	return out, nil
+}
+
+// summaryRows reads, in one read-only transaction, the counts of each
+// day and of the window into out (summarySQL) and the logs' parts of each
+// day (logPartsSQL), by local date.
+func (s *Service) summaryRows(ctx context.Context, out *Summary, f, t time.Time, loc *time.Location, now time.Time) (map[string][]LogPart, error) {
 	first := f.In(loc)
 	// whole local days: their hours differ from 24 by at most a few in all
 	days := int(math.Round(t.Sub(f).Hours() / 24))
 	parts := map[string][]LogPart{}
-	err = s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
 			return err
 		}
@@ -285,20 +301,26 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 				day string
 				p   LogPart
 			)
-			if err := rows.Scan(&day, &p.Tag, &p.Start, &p.End); err != nil {
+			if err := rows.Scan(&day, &p.Tag, pgdialect.Array(&p.Labels), &p.Start, &p.End); err != nil {
 				return err
 			}
 			parts[day] = append(parts[day], p)
 		}
 		return rows.Err()
 	})
-	if err != nil {
-		return Summary{}, classify(err)
-	}
+	return parts, err
+}
+
+// addLogged gives each day and the window their logged time, projects
+// and labels from the days' log parts (ShareDay, LabelDay).
+func (out *Summary) addLogged(parts map[string][]LogPart) {
 	week := map[string]*ProjectSeconds{}
+	weekLabels := map[string]int64{}
 	for i := range out.Days {
 		d := &out.Days[i].SummaryCounts
 		d.LoggedSeconds, d.Projects = ShareDay(parts[out.Days[i].Date])
+		d.Labels = LabelDay(parts[out.Days[i].Date])
+		addLabels(weekLabels, d.Labels)
 		out.Total.LoggedSeconds += d.LoggedSeconds
 		for _, p := range d.Projects {
 			k := tagKey(p.ProjectTag)
@@ -313,5 +335,5 @@ func (s *Service) Summary(ctx context.Context, from, to *time.Time, loc *time.Lo
 		out.Total.Projects = append(out.Total.Projects, *p)
 	}
 	sortProjects(out.Total.Projects)
-	return out, nil
+	out.Total.Labels = windowLabels(weekLabels)
 }

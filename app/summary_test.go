@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,14 +105,14 @@ func TestSummaryOfConstructedDays(t *testing.T) {
 	got := summaryJSON(t, s, "2026-11-20T00:00:00+09:00", "2026-11-24T00:00:00+09:00", seoul)
 	want := compactJSON(t, `{"from":"2026-11-19T15:00:00.000000Z","to":"2026-11-23T15:00:00.000000Z","tz":"Asia/Seoul",
 	 "days":[
-	  {"date":"2026-11-20","logged_seconds":0,"projects":[],"logs":0,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0},
-	  {"date":"2026-11-21","logged_seconds":3600,"projects":[{"project_tag":"work","seconds":3600}],
+	  {"date":"2026-11-20","logged_seconds":0,"projects":[],"labels":[],"logs":0,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0},
+	  {"date":"2026-11-21","logged_seconds":3600,"projects":[{"project_tag":"work","seconds":3600}],"labels":[],
 	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":1,"tasks_due":0},
-	  {"date":"2026-11-22","logged_seconds":9000,"projects":[{"project_tag":"work","seconds":6300},{"project_tag":null,"seconds":2700}],
+	  {"date":"2026-11-22","logged_seconds":9000,"projects":[{"project_tag":"work","seconds":6300},{"project_tag":null,"seconds":2700}],"labels":[],
 	   "logs":4,"tasks_completed":1,"calendar_events":1,"cancelled":2,"tasks_due":0},
-	  {"date":"2026-11-23","logged_seconds":5400,"projects":[{"project_tag":"work","seconds":5400}],
+	  {"date":"2026-11-23","logged_seconds":5400,"projects":[{"project_tag":"work","seconds":5400}],"labels":[],
 	   "logs":1,"tasks_completed":0,"calendar_events":1,"cancelled":0,"tasks_due":0}],
-	 "total":{"logged_seconds":18000,"projects":[{"project_tag":"work","seconds":15300},{"project_tag":null,"seconds":2700}],
+	 "total":{"logged_seconds":18000,"projects":[{"project_tag":"work","seconds":15300},{"project_tag":null,"seconds":2700}],"labels":[],
 	   "logs":5,"tasks_completed":1,"calendar_events":2,"cancelled":3,"tasks_due":0}}`)
 	if got != want {
 		t.Errorf("summary =\n %s\nwant\n %s", got, want)
@@ -265,7 +267,7 @@ func TestSummaryUsesTheIndexes(t *testing.T) {
 	now := ts("2026-11-22T03:00:00Z")
 	s, db, clk := newService(t, now)
 	ctx := context.Background()
-	for _, q := range []string{
+	seedAt(t, db, now, []string{
 		`INSERT INTO events (kind, status, title, started_at, ended_at, cancelled_at, project_tag, created_at)
 		 SELECT 'activity_log', CASE WHEN i % 50 = 0 THEN 'cancelled' ELSE 'done' END::event_status, 'log ' || i,
 		        ts - interval '25 minutes', ts, CASE WHEN i % 50 = 0 THEN ts END, (ARRAY['work', 'home', NULL])[i % 3 + 1], ts
@@ -279,15 +281,7 @@ func TestSummaryUsesTheIndexes(t *testing.T) {
 		 FROM generate_series(-40, 800) i, LATERAL (SELECT ?::timestamptz - i * interval '11 hours' AS ts) t`,
 		`INSERT INTO events (kind, status, title) SELECT 'task', 'planned', 'inbox ' || i FROM generate_series(1, 300) i`,
 		`ANALYZE events`,
-	} {
-		args := make([]any, strings.Count(q, "?"))
-		for i := range args {
-			args[i] = now
-		}
-		if _, err := db.ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("seed: %v\n%s", err, q)
-		}
-	}
+	}...)
 	log := &queryLog{}
 	s = app.NewService(db.WithQueryHook(log), seoul, clk.Now)
 	sum, err := s.Summary(ctx, nil, nil, seoul)
@@ -372,12 +366,12 @@ func TestSummarySharesOverlaps(t *testing.T) {
 	want := compactJSON(t, `{"from":"2026-11-23T15:00:00.000000Z","to":"2026-11-25T15:00:00.000000Z","tz":"Asia/Seoul",
 	 "days":[
 	  {"date":"2026-11-24","logged_seconds":14410,"projects":[{"project_tag":"work","seconds":8100},{"project_tag":"night","seconds":3600},
-	    {"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],
+	    {"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],"labels":[],
 	   "logs":8,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0},
-	  {"date":"2026-11-25","logged_seconds":7200,"projects":[{"project_tag":"night","seconds":3600},{"project_tag":null,"seconds":3600}],
+	  {"date":"2026-11-25","logged_seconds":7200,"projects":[{"project_tag":"night","seconds":3600},{"project_tag":null,"seconds":3600}],"labels":[],
 	   "logs":2,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0}],
 	 "total":{"logged_seconds":21610,"projects":[{"project_tag":"work","seconds":8100},{"project_tag":"night","seconds":7200},
-	    {"project_tag":null,"seconds":3600},{"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],
+	    {"project_tag":null,"seconds":3600},{"project_tag":"home","seconds":2700},{"project_tag":"a","seconds":4},{"project_tag":"b","seconds":3},{"project_tag":"c","seconds":3}],"labels":[],
 	   "logs":9,"tasks_completed":0,"calendar_events":0,"cancelled":0,"tasks_due":0}}`)
 	if got != want {
 		t.Errorf("summary =\n %s\nwant\n %s", got, want)
@@ -396,18 +390,18 @@ func TestShareDay(t *testing.T) {
 	}{
 		{"nothing", nil, 0, ``},
 		{"a point", []app.LogPart{{Tag: tag("x"), Start: 5, End: 5}}, 0, ``},
-		{"one project's overlap counts once", []app.LogPart{{tag("w"), 0, 60}, {tag("w"), 30, 90}}, 90, `w:90`},
-		{"two projects share the overlap", []app.LogPart{{tag("w"), 0, 60}, {nil, 30, 90}}, 90, `w:45 -:45`},
-		{"an odd second goes to the tag first in order", []app.LogPart{{nil, 0, 1}, {tag("z"), 0, 1}}, 1, `z:1`},
-		{"three ways", []app.LogPart{{tag("c"), 0, 10}, {tag("b"), 0, 10}, {tag("a"), 0, 10}}, 10, `a:4 b:3 c:3`},
+		{"one project's overlap counts once", []app.LogPart{{Tag: tag("w"), Start: 0, End: 60}, {Tag: tag("w"), Start: 30, End: 90}}, 90, `w:90`},
+		{"two projects share the overlap", []app.LogPart{{Tag: tag("w"), Start: 0, End: 60}, {Tag: nil, Start: 30, End: 90}}, 90, `w:45 -:45`},
+		{"an odd second goes to the tag first in order", []app.LogPart{{Tag: nil, Start: 0, End: 1}, {Tag: tag("z"), Start: 0, End: 1}}, 1, `z:1`},
+		{"three ways", []app.LogPart{{Tag: tag("c"), Start: 0, End: 10}, {Tag: tag("b"), Start: 0, End: 10}, {Tag: tag("a"), Start: 0, End: 10}}, 10, `a:4 b:3 c:3`},
 		// b covers 0-2 alone (2 s) and shares 2-3 with a and 3-4 with c:
 		// exact shares a 1/2, b 3, c 1/2: a's and c's halves are one second
 		// between them, to a (tag order)
-		{"fractions left over go by size, then tag", []app.LogPart{{tag("b"), 0, 4}, {tag("a"), 2, 3}, {tag("c"), 3, 4}}, 4, `b:3 a:1`},
+		{"fractions left over go by size, then tag", []app.LogPart{{Tag: tag("b"), Start: 0, End: 4}, {Tag: tag("a"), Start: 2, End: 3}, {Tag: tag("c"), Start: 3, End: 4}}, 4, `b:3 a:1`},
 		// fractions that add up past a second: a has 1/3 + 1/3 + 1/2 = 1 1/6,
 		// b and c 2/3, d 1/2: a keeps 1, the two seconds left go to b and c
-		{"fractions of several stretches", []app.LogPart{{tag("a"), 0, 1}, {tag("b"), 0, 1}, {tag("c"), 0, 1},
-			{tag("a"), 10, 11}, {tag("b"), 10, 11}, {tag("c"), 10, 11}, {tag("a"), 20, 21}, {tag("d"), 20, 21}}, 3, `a:1 b:1 c:1`},
+		{"fractions of several stretches", []app.LogPart{{Tag: tag("a"), Start: 0, End: 1}, {Tag: tag("b"), Start: 0, End: 1}, {Tag: tag("c"), Start: 0, End: 1},
+			{Tag: tag("a"), Start: 10, End: 11}, {Tag: tag("b"), Start: 10, End: 11}, {Tag: tag("c"), Start: 10, End: 11}, {Tag: tag("a"), Start: 20, End: 21}, {Tag: tag("d"), Start: 20, End: 21}}, 3, `a:1 b:1 c:1`},
 	} {
 		total, ps := app.ShareDay(c.parts)
 		var got []string
@@ -422,6 +416,54 @@ func TestShareDay(t *testing.T) {
 		}
 		if total != c.total || strings.Join(got, " ") != c.want || sum != total {
 			t.Errorf("%s: %d s, %q (sum %d); want %d s, %q", c.name, total, strings.Join(got, " "), sum, c.total, c.want)
+		}
+	}
+}
+
+// ShareParts gives each log's part its share of its project's time: two
+// overlapping logs of one project halve their overlap, logs of k projects
+// overlapping share it k ways, and a project's parts add up to its share
+// exactly, on random days too. The CSV's counted_minutes are read from it.
+func TestShareParts(t *testing.T) {
+	tag := func(s string) *string { return &s }
+	parts := []app.LogPart{{ID: 1, Tag: tag("w"), Start: 0, End: 60}, {ID: 2, Tag: tag("w"), Start: 30, End: 90},
+		{ID: 3, Tag: nil, Start: 60, End: 120}, {ID: 4, Tag: tag("w"), Start: 200, End: 200}}
+	// 0-30 w alone (1); 30-60 two w parts (15 each); 60-90 w (part 2) and
+	// none share: 15 each; 90-120 none alone (30)
+	total, _, each := app.ShareParts(parts)
+	if got := fmt.Sprint(total, each); got != "120 [45 30 45 0]" {
+		t.Errorf("ShareParts = %s, want 120 [45 30 45 0]", got)
+	}
+	r := rand.New(rand.NewPCG(55, 2))
+	tags := []*string{nil, tag("a"), tag("b"), tag("c")}
+	for range 500 {
+		parts := make([]app.LogPart, 1+r.IntN(8))
+		for i := range parts {
+			s := r.Int64N(1000)
+			parts[i] = app.LogPart{ID: int64(i), Tag: tags[r.IntN(len(tags))], Start: s, End: s + r.Int64N(400)}
+		}
+		total, projects, each := app.ShareParts(parts)
+		byTag := map[string]int64{}
+		for i, p := range parts {
+			name := "-"
+			if p.Tag != nil {
+				name = *p.Tag
+			}
+			byTag[name] += each[i]
+		}
+		var sum int64
+		for _, p := range projects {
+			name := "-"
+			if p.ProjectTag != nil {
+				name = *p.ProjectTag
+			}
+			if byTag[name] != p.Seconds {
+				t.Fatalf("%v: the parts of %s add up to %d s, its share is %d s", parts, name, byTag[name], p.Seconds)
+			}
+			sum += p.Seconds
+		}
+		if sum != total {
+			t.Fatalf("%v: shares %d, total %d", parts, sum, total)
 		}
 	}
 }

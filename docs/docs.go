@@ -12,8 +12,11 @@ import (
 	"encoding/json"
 )
 
-// OpenAPI is the OpenAPI 3.1 document of the JSON API.
+// OpenAPI is the OpenAPI 3.1 document of the JSON API, generated from
+// openapi-source.json and the field table: edit the source, then run
+// go generate ./docs.
 //
+//go:generate go run ../cmd/internal/openapigen
 //go:embed openapi.json
 var OpenAPI []byte
 

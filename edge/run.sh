@@ -4,6 +4,7 @@
 # (EDGE_HTTPS_PORT), http://127.0.0.1:8080 (EDGE_HTTP_PORT) redirecting there;
 # the service itself on PORT (3000). Ctrl-C stops both. When either cannot
 # start or stops, the other is stopped and the script exits non-zero.
+# Ctrl-C ends both cleanly and exits 0.
 # Everything it writes stays in .data/edge (EDGE_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,15 +81,17 @@ bin/events edge-config -https "127.0.0.1:$https_port" -http "127.0.0.1:$http_por
 
 # Ctrl-C reaches the service and nginx as well (they are in the terminal's
 # process group): each stops by itself, the service after its requests in
-# flight and its database; the script waits for them. A second signal would
-# cut the service short, so the script sends none then.
+# flight and its database; the script waits for them, says so in one line
+# and exits 0, as a clean stop (make runs it as a job of its own, so that
+# make, which would die of the signal, never sees it). A second signal
+# would cut the service short, so the script sends none then.
 pids=()
 finish() { # $1: the signal to send, if any
   trap - INT TERM EXIT
   if [ -n "${1:-}" ] && [ ${#pids[@]} -gt 0 ]; then kill "-$1" "${pids[@]}" 2>/dev/null || true; fi
   wait 2>/dev/null || true
 }
-trap 'finish; exit 130' INT
+trap 'finish; echo "make edge: stopped; the service and nginx have ended cleanly."; exit 0' INT
 trap 'finish TERM; exit 143' TERM
 trap 'finish TERM' EXIT # one of the two stopped, or the start failed: stop the other
 

@@ -128,3 +128,29 @@ func TestEdgeRefusesLooseFraming(t *testing.T) {
 		t.Errorf("a loosely framed request reached the service:\n%s", svc.logs)
 	}
 }
+
+// TestEdgeNormalisesLooseHeadLines pins what nginx does with the head
+// lines docs/operations.md describes: a header line with no colon and no
+// character a name may not hold ("Nocolon") is read as a header with an
+// empty value, and bare LF line ends are read as CRLF; either way nginx
+// writes its own request to the service, CRLF-framed, so the service never
+// sees the loose form (a line with a space and no colon is 400 at the edge,
+// TestEdgeRefusesLooseFraming). The document used to say the edge refused
+// them all.
+func TestEdgeNormalisesLooseHeadLines(t *testing.T) {
+	t.Parallel()
+	svc := startService(t)
+	p := startEdge(t, config(t, svc.addr))
+	for name, raw := range map[string]string{
+		"a header name with no colon": "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nNocolon\r\nConnection: close\r\n\r\n",
+		"bare LF line ends":           "GET /healthz HTTP/1.1\nHost: 127.0.0.1\nConnection: close\n\n",
+	} {
+		conn := p.dialTLS(t, "127.0.0.23")
+		if _, err := io.WriteString(conn, raw); err != nil {
+			t.Fatal(err)
+		}
+		a := readAnswer(t, conn, request{from: "127.0.0.23", target: "/healthz (" + name + ")"})
+		a.want(t, 200)
+		a.fromService(t)
+	}
+}

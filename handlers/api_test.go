@@ -373,7 +373,7 @@ func TestLifecycleOperationsAndHistory(t *testing.T) {
 	if r.Status != "planned" || r.DeferUntil != nil || r.ReactivateTo != nil {
 		t.Errorf("second reactivate = %+v, want planned, nothing left to undo", r)
 	}
-	s.json("POST", path(e.ID, "reactivate"), "").problem(t, http.StatusConflict)
+	s.json("POST", path(e.ID, "reactivate"), "").problem(t, http.StatusConflict, "status")
 
 	s.clock.Add(time.Hour) // 07:00
 	xa := s.json("POST", path(e.ID, "cancel"), "")

@@ -210,8 +210,8 @@ func (a *assets) serve(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, cache)
 	if x.name == serviceWorker {
-		// its scope may be the whole site, not only /static/ (sw.js)
-		c.Set("Service-Worker-Allowed", "/")
+		// its scope is the events pages, not only /static/ (sw.js)
+		c.Set("Service-Worker-Allowed", "/events")
 	}
 	if tag, ok := matchesNoneMatch(c.Get(fiber.HeaderIfNoneMatch), x.hash); ok {
 		// The client holds this content: the tag it sent names the

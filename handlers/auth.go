@@ -4,10 +4,12 @@
 package handlers
 
 import (
+	"context"
 	"math"
 	"net"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -34,6 +36,10 @@ const (
 	// maxSessionCookies is how many cookies of the session's name a request
 	// may bring that are tried (cookieSessions).
 	maxSessionCookies = 4
+	// deviceCookie names the device cookie a successful login sets
+	// (app.Auth.NewDevice), __Host- prefixed over HTTPS as the session's.
+	deviceCookie     = "events_device"
+	hostDeviceCookie = "__Host-" + deviceCookie
 )
 
 // The login limits (DESIGN.md, Sessions). LoginAttempts is how many
@@ -52,7 +58,38 @@ const (
 	// loginTurnWait is the longest a login waits for its turn (at most
 	// half the request's deadline).
 	loginTurnWait = 5 * time.Second
+	// LoginAheadEvery spaces the logins checked ahead of the queue: those
+	// from an address with no login attempt in LoginWindow, when the pace
+	// has no turn for them (one a second an instance, a bcrypt at cost 12
+	// each: about a quarter of a core). Such a login waits at most this
+	// long for its moment; refused, its address has had its chance for
+	// the window, so a flood from a few addresses cannot hold the lane.
+	LoginAheadEvery = time.Second
 )
+
+// loginLane paces the password checks made ahead of the queue, in this
+// instance: each takes the next free moment, at most LoginAheadEvery
+// apart, and one further than the wait allows is not taken.
+type loginLane struct {
+	mu   sync.Mutex
+	next time.Time
+}
+
+// reserve takes the lane's next moment at now, if it is within wait: the
+// moment to wait for, and whether it was taken.
+func (l *loginLane) reserve(now time.Time, wait time.Duration) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at := l.next
+	if at.Before(now) {
+		at = now
+	}
+	if at.Sub(now) > wait {
+		return at, false
+	}
+	l.next = at.Add(LoginAheadEvery)
+	return at, true
+}
 
 // loginWaitError refuses a login that found no login slot free within the
 // queue wait, or whose turn is further than loginTurnWait: 503, Retry-After
@@ -298,25 +335,41 @@ func (h *Handlers) loginPage(c *fiber.Ctx) error {
 	} else if ok {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
-	return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next})
+	return h.page(c, "pages/login", loginPage{chrome: h.chrome(c, "log_in"), Next: next})
 }
 
 // login: POST /login with the password. A failure says only that it
 // failed, and is logged with the client's address. It runs in a login slot
-// (h.logins), never a work slot, in this order: a client (loginKey) that
-// has failed LoginAttempts times in LoginWindow is answered 429 before any
-// hashing, by every instance on the database (the count is a row of
-// login_attempts); then the login takes its turn in the pace of logins
-// across all clients (login_pace), waiting for it without a slot, or is
-// answered 503 when it is too far; then the password is hashed.
+// (h.logins), never a work slot, in this order:
+//
+//   - A browser with a device cookie of an earlier successful login (a
+//     known browser, app.Auth.NewDevice) is counted by its device alone:
+//     LoginAttempts failures in LoginWindow answer 429 for that browser;
+//     it takes no turn in the pace and is first in line for a login slot,
+//     so a flood of wrong passwords from anywhere never keeps it out.
+//   - Any other: a client (loginKey) that has failed LoginAttempts times in
+//     LoginWindow is answered 429 before any hashing, by every instance on
+//     the database (the count is a row of login_attempts); then the login
+//     takes its turn in the pace of logins across all clients
+//     (login_pace), waiting for it without a slot. When the pace has no
+//     turn within the wait, a client with no login attempt in LoginWindow
+//     has its password checked ahead of the queue (h.ahead, one a
+//     second, waiting at most a second); the others are answered 503.
+//
+// Then the password is hashed. A success sets the device cookie.
 func (h *Handlers) login(c *fiber.Ctx) error {
 	if !h.authOn() || !h.opts.Auth.HasPassword() {
 		return h.loginPage(c)
 	}
 	ctx, client := c.UserContext(), clientIP(c)
 	key := loginKey(client)
+	device, known := h.knownDevice(c, time.Now())
+	class := anonymous
+	if known {
+		key, class = "device "+device, owner
+	}
 	held := false
-	take := func() bool { held = h.logins.acquire(anonymous); return held }
+	take := func() bool { held = h.logins.acquire(class); return held }
 	give := func() {
 		if held {
 			held = false
@@ -334,19 +387,54 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 	}
 	if n > LoginAttempts {
 		h.log.Warn("login attempts limited", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client, "counted_as", key)
+		if known {
+			return fiber.NewError(fiber.StatusTooManyRequests, "Too many failed logins from this browser; wait a minute and try again.")
+		}
 		return fiber.NewError(fiber.StatusTooManyRequests, "Too many login attempts from this address; wait a minute and try again.")
+	}
+	turned := false // a turn of the pace taken, given back on success
+	if !known {
+		if turned, err = h.paceLogin(ctx, key, now, take, give); err != nil {
+			return err
+		}
+	}
+	next := returnTo(c.FormValue("next"))
+	// the password from the body only: a URL is logged and kept in history
+	if !h.opts.Auth.CheckPassword(string(c.Request().PostArgs().Peek("password"))) {
+		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client, "known_browser", known)
+		c.Status(fiber.StatusUnauthorized)
+		return h.page(c, "pages/login", loginPage{chrome: h.chrome(c, "log_in"), Next: next, Message: h.lang(c).T("login_wrong_password")})
+	}
+	return h.loggedIn(c, key, client, known, turned, next)
+}
+
+// paceLogin takes the login of a client that is no known browser its turn
+// in the pace of logins (login has the rules), waiting for it without a
+// slot (give, then take); ahead of the queue for the client's first
+// attempt in the window. turned: a turn of the pace was taken, to be given
+// back on success.
+func (h *Handlers) paceLogin(ctx context.Context, key string, now time.Time, take func() bool, give func()) (turned bool, err error) {
+	// seen counts every attempt of the address, refused or not: only
+	// its first in the window may be checked ahead of the queue
+	seen, err := h.svc.LoginAttempt(ctx, "seen "+key, now, LoginWindow)
+	if err != nil {
+		return false, err
 	}
 	turn, ok, err := h.svc.LoginTurn(ctx, now, h.opts.LoginsPerMinute, LoginWindow, h.loginTurnWait())
 	if err != nil {
-		return err
+		return false, err
+	}
+	turned = ok
+	if !ok && seen == 1 {
+		turn, ok = h.ahead.reserve(now, LoginAheadEvery)
 	}
 	if !ok {
 		// no password was checked: the attempt does not count against the
 		// client (an owner retrying during a flood is not locked out by it)
 		if err := h.svc.LoginSucceeded(ctx, key); err != nil {
-			return err
+			return false, err
 		}
-		return &loginWaitError{after: int(math.Ceil(turn.Sub(now).Seconds()))}
+		return false, &loginWaitError{after: int(math.Ceil(turn.Sub(now).Seconds()))}
 	}
 	if wait := time.Until(turn); wait > 0 {
 		give() // the turn is waited for without a slot
@@ -355,24 +443,27 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return &loginWaitError{after: busyRetryAfter}
+			return false, &loginWaitError{after: busyRetryAfter}
 		}
 		if !take() {
-			return &loginWaitError{after: busyRetryAfter}
+			return false, &loginWaitError{after: busyRetryAfter}
 		}
 	}
-	next := returnTo(c.FormValue("next"))
-	// the password from the body only: a URL is logged and kept in history
-	if !h.opts.Auth.CheckPassword(string(c.Request().PostArgs().Peek("password"))) {
-		h.log.Warn("login failed", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
-		c.Status(fiber.StatusUnauthorized)
-		return c.Render("pages/login", loginPage{chrome: h.chrome(c, "Log in"), Next: next, Message: "That is not the password."})
-	}
+	return turned, nil
+}
+
+// loggedIn ends a login whose password was right: the client's failures
+// are forgotten, the pace's turn given back, a session and, for a browser
+// not known, a device cookie set, and the browser sent to next.
+func (h *Handlers) loggedIn(c *fiber.Ctx, key, client string, known, turned bool, next string) error {
+	ctx := c.UserContext()
 	if err := h.svc.LoginSucceeded(ctx, key); err != nil {
 		return err
 	}
-	if err := h.svc.LoginTurnBack(ctx, time.Now(), h.opts.LoginsPerMinute, LoginWindow); err != nil {
-		return err
+	if turned {
+		if err := h.svc.LoginTurnBack(ctx, time.Now(), h.opts.LoginsPerMinute, LoginWindow); err != nil {
+			return err
+		}
 	}
 	s, err := h.opts.Auth.NewSession(time.Now())
 	if err != nil {
@@ -382,8 +473,53 @@ func (h *Handlers) login(c *fiber.Ctx) error {
 		return err
 	}
 	h.setSession(c, s)
-	h.log.Info("login", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client)
+	if !known {
+		if err := h.setDevice(c); err != nil {
+			return err
+		}
+	}
+	h.log.Info("login", "id", c.GetRespHeader(fiber.HeaderXRequestID), "client", client, "known_browser", known)
 	return c.Redirect(next, fiber.StatusSeeOther)
+}
+
+// deviceCookieName is the device cookie's name for this request, as
+// sessionCookieName.
+func deviceCookieName(c *fiber.Ctx) string {
+	if c.Protocol() == "https" {
+		return hostDeviceCookie
+	}
+	return deviceCookie
+}
+
+// knownDevice is the id of the request's device cookie, when it has one
+// that verifies: the first of at most maxSessionCookies of its name.
+func (h *Handlers) knownDevice(c *fiber.Ctx, now time.Time) (string, bool) {
+	name := []byte(deviceCookieName(c))
+	id, ok, tried := "", false, 0
+	c.Request().Header.VisitAllCookie(func(k, v []byte) {
+		if ok || tried == maxSessionCookies || string(k) != string(name) || len(v) == 0 {
+			return
+		}
+		tried++
+		id, ok = h.opts.Auth.Device(string(v), now)
+	})
+	return id, ok
+}
+
+// setDevice gives the browser a device cookie for DeviceLifetime. A
+// logout keeps it: it says the browser logged in, not that it may.
+func (h *Handlers) setDevice(c *fiber.Ctx) error {
+	now := time.Now()
+	v, err := h.opts.Auth.NewDevice(now)
+	if err != nil {
+		return err
+	}
+	name := deviceCookieName(c)
+	c.Cookie(&fiber.Cookie{
+		Name: name, Value: v, Path: "/", Expires: now.Add(app.DeviceLifetime),
+		HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode, Secure: name == hostDeviceCookie,
+	})
+	return nil
 }
 
 // logout: POST /logout ends the session on the server (its row is

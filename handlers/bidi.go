@@ -17,6 +17,12 @@ import (
 // makes "invoice \u202egpj.exe" read "invoice exe.jpg" even inside an
 // isolate. Project tags and source references refuse them (422).
 
+// isolated is stored text as a plain-text context (a <title>, which holds
+// no markup, so no dir="auto") shows it: its controls shown, between U+2068
+// FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so its
+// direction does not turn what follows it (" · events").
+func isolated(s string) string { return "\u2068" + shown(s) + "\u2069" }
+
 // shown is s with each explicit bidirectional control replaced by a visible
 // "[RLO]" (its abbreviation in the Unicode standard). The edit form keeps
 // the stored text, so saving it changes nothing. Every such control is

@@ -286,7 +286,7 @@ func boundaryWrites(s *server, zone string) {
 	// in 3 hours, tomorrow 09:00, next Monday 09:00, in the page's zone
 	if task != 0 {
 		now := s.svc.Now()
-		l := now.In(s.svc.Location())
+		l := now.In(s.svc.Zone())
 		ahead := (int(time.Monday) - int(l.Weekday()) + 7) % 7
 		if ahead == 0 {
 			ahead = 7

@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,12 +14,13 @@ import (
 )
 
 // Capture text (DESIGN.md): POST /api/events reads a body's text in the
-// zone of its ?tz=, else EVENTS_TIMEZONE (the service's zone). Only tz is
-// read from a create's query; a bad zone is 400 naming tz.
+// zone of its ?tz=, else EVENTS_TIMEZONE (the service's zone). tz is the
+// only parameter a create takes (another is 400 naming it); a bad zone is
+// 400 naming tz.
 
 // createZone is the zone of a create's ?tz=, or nil when it has none.
 func createZone(c *fiber.Ctx) (*time.Location, error) {
-	q, err := queryValues(c)
+	q, err := onlyQuery(c, "tz")
 	if err != nil || !q.Has("tz") {
 		return nil, err
 	}
@@ -32,8 +34,13 @@ func createZone(c *fiber.Ctx) (*time.Location, error) {
 	return loc, nil
 }
 
-// localCaptured marks a create whose body had text.
-const localCaptured = "captured"
+// localCaptured marks a create whose body had text; localCalendarLine
+// one whose log or task line was made a calendar entry
+// (models.AsLineOfAnyKind).
+const (
+	localCaptured     = "captured"
+	localCalendarLine = "calendarLine"
+)
 
 // understood is the sentence a new row carries when it came from a
 // capture text: for a task, what the line was read as (due, priority,
@@ -45,28 +52,30 @@ func (h *Handlers) understood(c *fiber.Ctx, e models.Event) string {
 	if captured, _ := c.Locals(localCaptured).(bool); !captured {
 		return ""
 	}
-	if e.Kind != models.KindTask {
-		return e.CaptureNote
+	if line, _ := c.Locals(localCalendarLine).(bool); line && e.StartAt != nil && e.EndAt != nil {
+		l, loc := langOf(c), h.svc.Zone()
+		return strings.TrimSpace(l.T("added_calendar", "Span", l.Span(e.StartAt.In(loc), e.EndAt.In(loc))) + " " + e.CaptureSays.In(l))
 	}
-	loc, today := h.svc.Location(), h.today()
-	parts := []string{"no due time (it waits in the Inbox)"}
+	if e.Kind != models.KindTask {
+		return e.CaptureSays.In(langOf(c))
+	}
+	loc, today, l := h.svc.Zone(), h.today(), langOf(c)
+	parts := []string{l.T("added_no_due")}
 	if e.DueAt != nil {
 		if models.DueDayOnly(*e.DueAt, loc) {
-			parts[0] = "due " + relDay(*e.DueAt, today, loc) + ", any time that day"
+			parts[0] = l.T("added_due_day", "Day", string(appendRelDay(l, nil, *e.DueAt, today, loc)))
 		} else {
-			parts[0] = "due " + relTime(*e.DueAt, today, loc).Text
+			parts[0] = l.T("row_due", "Time", relTimeIn(l, *e.DueAt, today, loc).Text)
 		}
 	}
-	if p := priorityWords[e.Priority]; p != "" {
-		parts = append(parts, p+" priority")
+	if e.Priority >= 1 && e.Priority <= 3 {
+		parts = append(parts, l.T("added_priority_"+strconv.Itoa(e.Priority)))
 	}
 	if e.ProjectTag != nil {
 		parts = append(parts, "#"+shown(*e.ProjectTag))
 	}
-	return strings.TrimSpace("Added: " + strings.Join(parts, " · ") + ". " + e.CaptureNote)
+	return strings.TrimSpace(l.T("added", "What", strings.Join(parts, " · ")) + " " + e.CaptureSays.In(l))
 }
-
-var priorityWords = map[int]string{1: "low", 2: "medium", 3: "high"}
 
 // dueDayHint says, under the edit form's Due input, that a task due on a
 // day without a time (a capture text's "tomorrow") is due any time that
@@ -77,7 +86,8 @@ func dueDayHint(f *formView, e models.Event, loc *time.Location) {
 	}
 	for i := range f.Fields {
 		if f.Fields[i].Field == "due_at" && f.Fields[i].Hint == "" {
-			f.Fields[i].Hint = "Due " + e.DueAt.In(loc).Format(dayLayout) + ", any time that day (no clock time was given)."
+			f.Fields[i].Hint = "field_hint_due_day"
+			f.Fields[i].HintArgs = []any{"Day", pageDate{e.DueAt.In(loc), true}}
 		}
 	}
 }

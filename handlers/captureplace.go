@@ -7,11 +7,13 @@ import (
 	"html/template"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -35,7 +37,7 @@ func (h *Handlers) sendCaptured(c *fiber.Ctx, e models.Event, r rowView) error {
 		return err
 	}
 	if !slices.ContainsFunc(items, func(x models.Event) bool { return x.ID == e.ID }) {
-		view.Notice = h.whereItWent(e, r.Note)
+		view.Notice = h.whereItWent(langOf(c), e, r.Note)
 	}
 	c.Set("HX-Retarget", "#tabbed")
 	c.Set("HX-Reswap", "outerHTML")
@@ -68,26 +70,73 @@ func capturedOn(u string) (tab, bool) {
 // task line just made: what was understood (note, capture.go), and where
 // the task is: Today, Upcoming under its day, the Inbox, or past Upcoming's
 // days the review of its week, which lists the tasks due.
-func (h *Handlers) whereItWent(e models.Event, note string) template.HTML {
-	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
+func (h *Handlers) whereItWent(l *i18n.Lang, e models.Event, note string) template.HTML {
+	loc, today, now := h.svc.Zone(), h.today(), h.svc.Now()
 	title := shown(e.Title)
 	note = strings.Replace(note, "Added:", "Added “"+title+"”:", 1)
-	var where, href, link string
+	var id, href, link string
 	at := e.DueAt
 	if at == nil {
 		at = e.StartAt
 	}
 	switch {
 	case at == nil:
-		where, href, link = "It waits in the ", "/events?tab=inbox", "Inbox"
+		id, href, link = "went_inbox", "/events?tab=inbox", l.T("tab_inbox")
 	case at.Before(models.DayStart(now, loc, 1)):
-		where, href, link = "It is on ", "/events", "Today"
+		id, href, link = "went_today", "/events", l.T("tab_today")
 	case at.Before(now.AddDate(0, 0, upcomingDays)):
-		where, href, link = "It is in ", "/events?tab=upcoming", "Upcoming, under "+dayLabel(at.In(loc).Format(time.DateOnly), today, loc)
+		id, href, link = "went_upcoming", "/events?tab=upcoming", l.T("went_upcoming_link", "Day", dayLabel(l, at.In(loc).Format(time.DateOnly), today, loc))
 	default:
 		week := weekStart(*at, loc)
-		where, href, link = "It is in the ", reviewLink(week, models.DayStart(week, loc, 7), loc), "plan of the week of "+week.In(loc).Format("2 Jan")
+		day := week.In(loc).Format("2 Jan")
+		if l != i18n.English {
+			day = l.Date(week.In(loc), false)
+		}
+		id, href, link = "went_week", reviewLink(week, models.DayStart(week, loc, 7), loc), l.T("went_week_link", "Week", day)
 	}
-	return template.HTML(template.HTMLEscapeString(note) + " " + template.HTMLEscapeString(where) +
-		`<a href="` + template.HTMLEscapeString(href) + `">` + template.HTMLEscapeString(link) + `</a>.`)
+	a := `<a href="` + template.HTMLEscapeString(href) + `">` + template.HTMLEscapeString(link) + `</a>`
+	out := template.HTMLEscapeString(note) + " " + l.T(id, "Link", a)
+	if e.Kind == models.KindCalendarEvent {
+		out += " " + string(appendUndoCreate(nil, e.ID, "closest p", l))
+	}
+	return template.HTML(out)
+}
+
+// Undo of a line that made a calendar entry (issue 55, point 5): the entry
+// is stored, so undoing the create cancels it (it then counts nowhere, and
+// the row's own Undo brings it back), and the button says so. On the row
+// it answers the row, cancelled; on the sentence above a tab that does
+// not show the entry, a sentence saying it is off the calendar.
+
+// idNotice is the id of the sentence above a tab (partials/tabbed).
+const idNotice = "tab-notice"
+
+// UndoesCreate reports whether the row offers the undo of its create: a
+// calendar entry, not cancelled, that a line just made.
+func (r rowView) UndoesCreate() bool {
+	return r.Added && r.Kind == models.KindCalendarEvent && r.Note != "" && r.Status != models.StatusCancelled
+}
+
+// appendUndoCreate appends the undo of the create of calendar entry id,
+// its answer going to target.
+func appendUndoCreate(b []byte, id int64, target string, l *i18n.Lang) []byte {
+	b = append(b, `<button type="button" class="undo-create" hx-post="/api/events/`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `/cancel" hx-target="`...)
+	b = appendEscaped(b, target)
+	b = append(b, `" hx-swap="outerHTML">`...)
+	b = appendEscaped(b, l.T("undo_create_calendar"))
+	return append(b, "</button>"...)
+}
+
+// sendCreateUndone answers the undo on the sentence above a tab: the
+// sentence again, saying the entry is off the calendar.
+func sendCreateUndone(c *fiber.Ctx, e models.Event) error {
+	l := langOf(c)
+	b := append([]byte(`<p class="tab-notice" id="`), idNotice...)
+	b = append(b, `" role="status">`...)
+	b = appendEscaped(b, l.T("undo_create_done", "Title", shown(e.Title)))
+	b = append(b, "</p>"...)
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Send(b)
 }

@@ -23,6 +23,10 @@ const (
 	idHistory     = "history"             // the history of /events/{id}
 	idDeferMenu   = "defer-menu-template" // the <template> of the rows' defer menu (partials/defer_menu)
 
+	// pathNames is the address of the names in use (names.go), which the
+	// record and task lines ask for their suggestions.
+	pathNames = "/api/events/names"
+
 	// selRecords is where the quick-record line inserts its row (at the
 	// top): Today's Done & logged list, the one list of the other tabs.
 	selRecords = "[data-records]"
@@ -41,7 +45,7 @@ const (
 // Sunday; a week ahead on that day).
 type deferPreset struct {
 	Key     string
-	Label   string
+	Label   string // the id of its words in the catalogue
 	Hours   int
 	Days    int
 	Weekday int // -1: none
@@ -49,9 +53,9 @@ type deferPreset struct {
 }
 
 var deferPresets = []deferPreset{
-	{Key: "3h", Label: "In 3 hours", Hours: 3, Weekday: -1},
-	{Key: "tomorrow", Label: "Tomorrow 09:00", Days: 1, Weekday: -1, At: "09:00"},
-	{Key: "monday", Label: "Next Monday 09:00", Weekday: 1, At: "09:00"},
+	{Key: "3h", Label: "defer_in_3_hours", Hours: 3, Weekday: -1},
+	{Key: "tomorrow", Label: "defer_tomorrow_9", Days: 1, Weekday: -1, At: "09:00"},
+	{Key: "monday", Label: "defer_next_monday_9", Weekday: 1, At: "09:00"},
 }
 
 // contract is what app.js needs of the contract.
@@ -60,7 +64,7 @@ var contract = func() string {
 		"flash": idFlash, "quickRecord": idQuickRecord, "quickTitle": idQuickTitle, "quickError": idQuickError,
 		"records":     selRecords,
 		"taskCapture": idTaskCapture, "taskText": idTaskText, "taskError": idTaskError,
-		"deferMenu": idDeferMenu,
+		"deferMenu": idDeferMenu, "names": pathNames,
 	})
 	if err != nil {
 		panic(err)
@@ -74,6 +78,7 @@ var contractFuncs = map[string]any{
 	"idNewForm":      func() string { return idNewForm },
 	"idFlash":        func() string { return idFlash },
 	"idList":         func() string { return idList },
+	"idNotice":       func() string { return idNotice },
 	"idQuickRecord":  func() string { return idQuickRecord },
 	"idQuickTitle":   func() string { return idQuickTitle },
 	"idQuickError":   func() string { return idQuickError },

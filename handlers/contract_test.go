@@ -182,6 +182,8 @@ func wantType(f *models.Field, nullable bool) (typ []string, format string) {
 		typ, format = []string{"string"}, "date"
 	case models.TypeBool:
 		typ = []string{"boolean"}
+	case models.TypeLabels:
+		typ = []string{"array"}
 	case models.TypeInt:
 		typ = []string{"integer"}
 		if f.Name == "id" {
@@ -195,24 +197,14 @@ func wantType(f *models.Field, nullable bool) (typ []string, format string) {
 	return typ, format
 }
 
-// enumOf is the values an enum field takes, from models.
+// enumOf is the values an enum field takes, from the field table.
 func enumOf(name string) []string {
-	var out []string
-	switch name {
-	case "kind":
-		for _, k := range models.Kinds {
-			out = append(out, string(k))
-		}
-	case "status", "reactivate_to":
-		for _, s := range models.Statuses {
-			out = append(out, string(s))
-		}
-	case "source":
-		for _, s := range models.Sources {
-			out = append(out, string(s))
+	for i := range models.EventFields {
+		if f := &models.EventFields[i]; f.Name == name {
+			return f.Values
 		}
 	}
-	return out
+	return nil
 }
 
 // checkField compares one property of the document with the field of
@@ -258,15 +250,6 @@ func isSubset(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// createOnly are the members of a create body that are no fields of an
-// event: a capture text, and two options of a log's create.
-var createOnly = map[string][]models.Kind{
-	"text":         models.Kinds,
-	"stop_running": {models.KindActivityLog},
-	"overlap":      {models.KindActivityLog},
-	"typed_at":     models.Kinds,
 }
 
 // The event schemas of the document are models.EventFields, field by field:
@@ -316,18 +299,15 @@ func TestOpenAPIEventSchemasAreEventFields(t *testing.T) {
 		want := map[string]bool{}
 		for i := range models.EventFields {
 			f := &models.EventFields[i]
-			if !f.Accepted(models.CreateFields) {
-				continue
-			}
-			if f.Reschedule && !models.HasTimeField(k, f.Name) {
-				continue // another kind's time
+			if !f.Accepted(models.CreateFields) || !f.ForKind(k) {
+				continue // not in a create, or another kind's (a time, say)
 			}
 			want[f.Name] = true
 			checkField(t, where, f, v.Properties[f.Name], f.Nullable)
 		}
-		for name, kinds := range createOnly {
-			if slices.Contains(kinds, k) {
-				want[name] = true
+		for i := range models.RequestOnlyFields { // a capture text, a log's options
+			if f := &models.RequestOnlyFields[i]; f.Accepted(models.CreateFields) && f.ForKind(k) {
+				want[f.Name] = true
 			}
 		}
 		for name := range v.Properties {

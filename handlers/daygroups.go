@@ -5,12 +5,14 @@ package handlers
 
 import (
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -58,7 +60,7 @@ type dayGroupsView struct {
 	Mode   dayMode
 	Groups []dayGroup
 	More   *dayMore // the next page, if any
-	Empty  string   // what the tab says when it has no row
+	Empty  string   // what the tab says when it has no row: an id of the catalogue
 }
 
 // dayGroup is one local day's rows.
@@ -103,9 +105,10 @@ func dayOf(e *models.Event, mode dayMode, loc *time.Location, today time.Time) s
 	return at.In(loc).Format(time.DateOnly)
 }
 
-// dayLabel is a day's heading: Today, Tomorrow, Yesterday, else the
-// weekday and date ("Mon 30 Nov"), with the year when it is not today's.
-func dayLabel(date string, today time.Time, loc *time.Location) string {
+// dayLabel is a day's heading in lang: Today, Tomorrow, Yesterday, else
+// the weekday and date ("Mon 30 Nov", "11월 30일 (월)"), with the year
+// when it is not today's.
+func dayLabel(lang *i18n.Lang, date string, today time.Time, loc *time.Location) string {
 	d, err := time.ParseInLocation(time.DateOnly, date, loc)
 	if err != nil {
 		return date
@@ -113,24 +116,25 @@ func dayLabel(date string, today time.Time, loc *time.Location) string {
 	t := today.In(loc)
 	switch date {
 	case t.Format(time.DateOnly):
-		return "Today"
+		return lang.T("heading_today")
 	case models.DayStart(t, loc, 1).Format(time.DateOnly):
-		return "Tomorrow"
+		return lang.T("heading_tomorrow")
 	case models.DayStart(t, loc, -1).Format(time.DateOnly):
-		return "Yesterday"
+		return lang.T("heading_yesterday")
 	}
-	if d.Year() != t.Year() {
-		return d.Format("Mon 2 Jan 2006")
-	}
-	return d.Format("Mon 2 Jan")
+	return lang.Date(d, d.Year() != t.Year())
 }
 
 // groupByDay places events (in the listing's order) in s as groups by day.
 // after is the day drawn last on the page ("" for a first page): a first
 // group of that day has no heading. A first page always starts with
 // today's group, empty or not. logged holds Activity's seconds per day.
-func groupByDay(s *rowSlots, events []models.Event, mode dayMode, after string, logged map[string]int64,
-	loc *time.Location, today, now time.Time) []dayGroup {
+// pieces are Activity's rows of the other days' pieces of logs across
+// midnight, by local date (activityPieces): each day's come first in its
+// group (they end at its midnight, or now), and a day that holds only
+// such pieces gets a group of its own.
+func groupByDay(lang *i18n.Lang, s *rowSlots, events []models.Event, mode dayMode, after string, logged map[string]int64,
+	pieces map[string][]rowView, loc *time.Location, today, now time.Time) []dayGroup {
 	todayDate := today.In(loc).Format(time.DateOnly)
 	rows := make([]rowView, 0, len(events))
 	var groups []dayGroup
@@ -138,14 +142,32 @@ func groupByDay(s *rowSlots, events []models.Event, mode dayMode, after string, 
 	open := func(date string) {
 		g := dayGroup{Date: date}
 		if date != after {
-			g.Label = dayLabel(date, today, loc)
+			g.Label = dayLabel(lang, date, today, loc)
 			g.Capture = date == todayDate
 			if secs, ok := logged[date]; ok && mode == daysActivity && secs > 0 {
-				g.Logged = &loggedText{Seconds: secs, Text: duration(secs)}
+				g.Logged = &loggedText{Seconds: secs, Text: lang.Duration(secs)}
 			}
 		}
 		groups = append(groups, g)
 		from = append(from, len(rows))
+		rows = append(rows, pieces[date]...)
+		delete(pieces, date)
+	}
+	// the days of pieces after date (newest first) that have no group yet
+	openPiecesAfter := func(date string) {
+		var days []string
+		for d := range pieces {
+			if d > date && (after == "" || d < after) {
+				days = append(days, d)
+			}
+		}
+		slices.Sort(days)
+		for i := len(days) - 1; i >= 0; i-- {
+			if len(groups) > 0 && groups[len(groups)-1].Date <= days[i] {
+				continue // drawn with its day's group already
+			}
+			open(days[i])
+		}
 	}
 	if after == "" {
 		open(todayDate)
@@ -153,10 +175,16 @@ func groupByDay(s *rowSlots, events []models.Event, mode dayMode, after string, 
 	for i := range events {
 		date := dayOf(&events[i], mode, loc, today)
 		if len(groups) == 0 || groups[len(groups)-1].Date != date {
+			openPiecesAfter(date)
 			open(date)
 		}
-		rows = append(rows, listRow(&events[i], loc, today, now, ""))
+		r := listRow(&events[i], loc, today, now, "")
+		if mode == daysActivity {
+			r.Piece = pieceOn(&events[i], date, loc, now)
+		}
+		rows = append(rows, r)
 	}
+	openPiecesAfter("")
 	for k := range groups {
 		end := len(rows)
 		if k+1 < len(groups) {
@@ -167,9 +195,57 @@ func groupByDay(s *rowSlots, events []models.Event, mode dayMode, after string, 
 	return groups
 }
 
+// pieceOn is the piece on the local date day of a log that crosses
+// midnight (a running one up to now), nil for any other event.
+func pieceOn(e *models.Event, day string, loc *time.Location, now time.Time) *models.DayPiece {
+	if e.Kind != models.KindActivityLog || e.StartedAt == nil {
+		return nil
+	}
+	end := now
+	if e.EndedAt != nil {
+		end = *e.EndedAt
+	}
+	ps := models.DayPieces(*e.StartedAt, end, loc)
+	if len(ps) < 2 {
+		return nil
+	}
+	for i := range ps {
+		if ps[i].Date == day {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+// activityPieces are the rows of the pieces of logs across midnight
+// (crossing, newest end first) on the days of a page of Activity other
+// than the day each log is listed on: from the day before after (today on
+// a first page) down to low, the last day the page reaches.
+func activityPieces(crossing []models.Event, after, low string, loc *time.Location, today, now time.Time) map[string][]rowView {
+	out := map[string][]rowView{}
+	for i := range crossing {
+		e := &crossing[i]
+		own := dayOf(e, daysActivity, loc, today)
+		end := now
+		if e.EndedAt != nil {
+			end = *e.EndedAt
+		}
+		for _, p := range models.DayPieces(*e.StartedAt, end, loc) {
+			if p.Date == own || p.Date < low || (after != "" && p.Date >= after) || (after == "" && p.Date > today.In(loc).Format(time.DateOnly)) {
+				continue
+			}
+			r := listRow(e, loc, today, now, "")
+			piece := p
+			r.Piece, r.Extra = &piece, true
+			out[p.Date] = append(out[p.Date], r)
+		}
+	}
+	return out
+}
+
 // dayGroups draws a page of the tab current's listing by day.
 func (h *Handlers) dayGroups(c *fiber.Ctx, s *rowSlots, mode dayMode, items []models.Event, after, next string) (*dayGroupsView, error) {
-	loc, today, now := h.svc.Location(), h.today(), h.svc.Now()
+	loc, today, now := h.svc.Zone(), h.today(), h.svc.Now()
 	var logged map[string]int64
 	if mode == daysActivity {
 		// the Activity listing's default window is the summary's
@@ -182,7 +258,25 @@ func (h *Handlers) dayGroups(c *fiber.Ctx, s *rowSlots, mode dayMode, items []mo
 			logged[d.Date] = d.LoggedSeconds
 		}
 	}
-	v := &dayGroupsView{Mode: mode, Groups: groupByDay(s, items, mode, after, logged, loc, today, now)}
+	var pieces map[string][]rowView
+	if mode == daysActivity {
+		// the days this page reaches: down to its last row's day, or to the
+		// window's first day on the last page
+		low := models.DayStart(now, loc, -6).Format(time.DateOnly)
+		if next != "" && len(items) > 0 {
+			low = dayOf(&items[len(items)-1], mode, loc, today)
+		}
+		first, _ := time.ParseInLocation(time.DateOnly, low, loc)
+		crossing, err := h.svc.CrossingLogs(c.UserContext(), first, models.DayStart(now, loc, 1), loc)
+		if err != nil {
+			return nil, err
+		}
+		if err := h.markOverlaps(c, s, crossing); err != nil {
+			return nil, err
+		}
+		pieces = activityPieces(crossing, after, low, loc, today, now)
+	}
+	v := &dayGroupsView{Mode: mode, Groups: groupByDay(langOf(c), s, items, mode, after, logged, pieces, loc, today, now)}
 	if next != "" {
 		last := after
 		if n := len(v.Groups); n > 0 {
@@ -217,6 +311,9 @@ func (h *Handlers) sendDayList(c *fiber.Ctx, page app.Page[models.Event], more s
 		return false, nil
 	}
 	var slots rowSlots
+	if err := h.markOverlaps(c, &slots, page.Items); err != nil {
+		return true, err
+	}
 	v, err := h.dayGroups(c, &slots, mode, page.Items, after, more)
 	if err != nil {
 		return true, err
@@ -227,7 +324,7 @@ func (h *Handlers) sendDayList(c *fiber.Ctx, page app.Page[models.Event], more s
 // sampleDays is a tab by day with every part present, rendered once at
 // start (templates.go).
 func sampleDays() *dayGroupsView {
-	return &dayGroupsView{Mode: daysActivity, Empty: "e", More: &dayMore{URL: "/api/events/activity?cursor=x", Headers: `{"a":"b"}`},
+	return &dayGroupsView{Mode: daysActivity, Empty: "tab_empty_activity", More: &dayMore{URL: "/api/events/activity?cursor=x", Headers: `{"a":"b"}`},
 		Groups: []dayGroup{{Date: "2026-11-22", Rows: "<li></li>\n"},
-			{Date: "2026-11-21", Label: "Yesterday", Logged: &loggedText{Seconds: 60, Text: "1 min"}, Capture: true, Rows: "<li></li>\n"}}}
+			{Date: "2026-11-21", Label: i18n.English.T("heading_yesterday"), Logged: &loggedText{Seconds: 60, Text: "1 min"}, Capture: true, Rows: "<li></li>\n"}}}
 }

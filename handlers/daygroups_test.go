@@ -14,7 +14,7 @@ import (
 // dayOutline is a tab's headings and rows in page order: "# Today", "#
 // Today · 2 h logged" (with Activity's total), and each row as its id.
 func dayOutline(body string) []string {
-	re := regexp.MustCompile(`<h2 id="day-[0-9-]+">([^<]*)</h2>(?: <span class="day-logged" data-seconds="\d+">([^<]*)</span>)?|<li class="event-row" id="event-(\d+)"`)
+	re := regexp.MustCompile(`<h2 id="day-[0-9-]+">([^<]*)</h2>(?: <span class="day-logged" data-seconds="\d+">([^<]*)</span>)?|<li class="event-row" id="event-(\d+(?:-on-[0-9-]+)?)"`)
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(body, -1) {
 		switch {
@@ -52,7 +52,8 @@ func TestUpcomingAndActivityByDay(t *testing.T) {
 		t.Errorf("today's group is not the capture lines' list:\n%s", up)
 	}
 	act := s.get("/events?tab=activity").pageHTML(t, http.StatusOK)
-	want = []string{"# Today · 2 h logged", itoa(b.ID), itoa(a.ID), "# Yesterday · 15 min logged", itoa(c.ID), "# Thu 19 Nov · 45 min logged", itoa(d.ID)}
+	want = []string{"# Today · 2 h logged", itoa(b.ID), itoa(a.ID), "# Yesterday · 15 min logged", itoa(c.ID),
+		"# Fri 20 Nov · 30 min logged", itoa(c.ID) + "-on-2026-11-20", "# Thu 19 Nov · 45 min logged", itoa(d.ID)}
 	if got := dayOutline(act); !slices.Equal(got, want) {
 		t.Errorf("Activity = %q,\nwant %q", got, want)
 	}
@@ -105,5 +106,52 @@ func TestActivityShowMoreContinuesTheDays(t *testing.T) {
 	}
 	if plain := s.get("/api/events/activity?limit=1", "HX-Request", "true").html(t, http.StatusOK); strings.Contains(plain, "day-") {
 		t.Errorf("a page not asked by day has days:\n%s", plain)
+	}
+}
+
+// Activity lists a log across midnight under each day it touches, each day
+// its own piece with the whole beside it, so each day's heading is the
+// sum of its rows (it listed the log only under the day it ended, and a
+// 9 h 5 min day's rows added up to 8 h 15 min); a day the log covers
+// whole gets a heading of its own; on "Show more" the pieces stay on their
+// days. A running log's piece of today is listed too.
+func TestActivityCutsLogsAtMidnight(t *testing.T) {
+	s := newServer(t) // now is 12:00 on Sun 2026-11-22 in Seoul
+	night := s.create(`{"kind":"activity_log","title":"night","started_at":"2026-11-18T23:10:00+09:00","ended_at":"2026-11-19T00:50:00+09:00","project_tag":"ops"}`)
+	wed := s.create(`{"kind":"activity_log","title":"wed","started_at":"2026-11-18T09:00:00+09:00","ended_at":"2026-11-18T09:30:00+09:00"}`)
+	long := s.create(`{"kind":"activity_log","title":"long","started_at":"2026-11-19T22:00:00+09:00","ended_at":"2026-11-21T01:00:00+09:00"}`)
+	timer := s.create(`{"kind":"activity_log","title":"timer","status":"in_progress","started_at":"2026-11-21T23:00:00+09:00"}`)
+	act := s.get("/events?tab=activity").pageHTML(t, http.StatusOK)
+	want := []string{"# Today · 12 h logged", itoa(timer.ID) + "-on-2026-11-22", "# Yesterday · 2 h logged", itoa(timer.ID), itoa(long.ID),
+		"# Fri 20 Nov · 24 h logged", itoa(long.ID) + "-on-2026-11-20", "# Thu 19 Nov · 2 h 50 min logged", itoa(long.ID) + "-on-2026-11-19", itoa(night.ID),
+		"# Wed 18 Nov · 1 h 20 min logged", itoa(night.ID) + "-on-2026-11-18", itoa(wed.ID)}
+	if got := dayOutline(act); !slices.Equal(got, want) {
+		t.Errorf("Activity = %q,\nwant %q", got, want)
+	}
+	for _, piece := range []string{
+		`id="event-` + itoa(night.ID) + `"`, `id="event-` + itoa(night.ID) + `-on-2026-11-18"`,
+	} {
+		i := strings.Index(act, piece)
+		if i < 0 || !strings.Contains(act[i:i+1500], `<span class="duration">50 min of 1 h 40 min</span>`) {
+			t.Errorf("the row %s does not show its piece of the whole", piece)
+		}
+	}
+	if i := strings.Index(act, `id="event-`+itoa(long.ID)+`-on-2026-11-20"`); i < 0 || !strings.Contains(act[i:i+1500], `<span class="duration">24 h of 27 h</span>`) {
+		t.Errorf("the whole day of the long log does not show 24 h of 27 h")
+	}
+	// Show more: a page a row; the pieces stay on their days
+	var outline []string
+	body := s.get("/api/events/activity?limit=1", "HX-Request", "true", "X-Day-Groups", "activity 2026-11-22").html(t, http.StatusOK)
+	for range 10 {
+		outline = append(outline, dayOutline(body)...)
+		m := regexp.MustCompile(`hx-get="([^"]+)" hx-headers="\{&#34;X-Day-Groups&#34;:&#34;([^&]+)&#34;\}"`).FindStringSubmatch(body)
+		if m == nil {
+			break
+		}
+		body = s.get(strings.ReplaceAll(m[1], "&amp;", "&"), "HX-Request", "true", "X-Day-Groups", m[2]).html(t, http.StatusOK)
+	}
+	// (pages continuing today: today's heading and piece were drawn already)
+	if want := want[2:]; !slices.Equal(outline, want) {
+		t.Errorf("Activity by pages = %q,\nwant %q", outline, want)
 	}
 }

@@ -32,7 +32,7 @@ func (h *Handlers) decode(c *fiber.Ctx, set models.FieldSet) (models.Input, erro
 		if err != nil {
 			return models.Input{}, models.BadRequest("", models.CodeBadFormat, "the form body does not parse: %s", err)
 		}
-		return models.DecodeForm(form, set, h.svc.Location())
+		return models.DecodeForm(form, set, h.svc.Zone())
 	case "":
 		if len(body) == 0 {
 			return models.Input{}, models.BadRequest("", models.CodeBadFormat, "the body is empty: send a JSON object")
@@ -57,8 +57,12 @@ func mediaType(c *fiber.Ctx) string {
 	if ct == "" {
 		return ""
 	}
-	mt, _, err := mime.ParseMediaType(ct)
+	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {
+		return "invalid"
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		// a body in another character set is not read as UTF-8 (415)
 		return "invalid"
 	}
 	if strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json") {

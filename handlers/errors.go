@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/utils"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -26,8 +28,12 @@ type problem struct {
 	Errors     []models.FieldError `json:"errors"`
 	ExistingID *int64              `json:"existing_id,omitempty"`
 	Overlaps   []models.Overlap    `json:"overlaps,omitempty"` // a create refused for its overlaps
-	more       int                 // fields at fault beyond the MaxNamedFields named
-	// RetryAfter (seconds) is sent as the Retry-After header of a 503.
+	// an illegal lifecycle step: the event's status and what it allows
+	EventStatus       models.Status `json:"event_status,omitempty"`
+	AllowedOperations *[]models.Op  `json:"allowed_operations,omitempty"`
+	more              int           // fields at fault beyond the MaxNamedFields named
+	// RetryAfter (seconds) is sent as the Retry-After header (a 503, and
+	// the 409 of a key still in flight).
 	RetryAfter int `json:"-"`
 }
 
@@ -38,6 +44,11 @@ const MaxNamedFields = 20
 // problemFor maps an error to its status and problem; this is the only place
 // an error picks its status and its problem type. A new kind of refusal
 // gets a case here and a type in problems.go.
+// keyInFlightRetryAfter is the Retry-After of a repeat sent while the
+// first request with its Idempotency-Key still runs: a write ends within
+// the request deadline, most within a second.
+const keyInFlightRetryAfter = 1
+
 func problemFor(err error) problem {
 	// Every constructor of a field error takes a code; a literal without
 	// one fails TestEveryFieldErrorHasACode, and an answer without one
@@ -71,28 +82,15 @@ func problemOf(err error) problem {
 	case errors.Is(err, models.ErrUnsupportedMediaType):
 		p.Type, p.Status, p.Detail = typeUnsupportedMediaType.URI(), fiber.StatusUnsupportedMediaType, err.Error()
 	case errors.Is(err, app.ErrKeyInFlight): // before ConflictError, which it is
-		p.Type, p.Status, p.Detail = typeIdempotencyInFlight.URI(), fiber.StatusConflict, err.Error()
+		p.Type, p.Status, p.Detail, p.RetryAfter = typeIdempotencyInFlight.URI(), fiber.StatusConflict, err.Error(), keyInFlightRetryAfter
 	case errors.As(err, &conf):
-		p.Type, p.Status, p.Detail = typeIllegalTransition.URI(), fiber.StatusConflict, conf.Reason
+		p.illegalStep(conf)
 	case errors.As(err, &over):
 		p.Type, p.Status, p.Detail, p.Overlaps = typeOverlap.URI(), fiber.StatusConflict, over.Reason, over.Overlaps
 	case errors.As(err, &dup):
 		p.Type, p.Status, p.Detail, p.ExistingID = typeDuplicateSource.URI(), fiber.StatusConflict, dup.Error(), &dup.ExistingID
 	case errors.As(err, &field):
-		// A body of thousands of unknown keys is named in part: the answer
-		// and the log stay small whatever the body holds.
-		named := field
-		if len(named) > MaxNamedFields {
-			named, p.more = named[:MaxNamedFields], len(field)-MaxNamedFields
-		}
-		p.Type, p.Status, p.Errors = typeValidation.URI(), fiber.StatusUnprocessableEntity, named
-		if slices.ContainsFunc(field, func(e models.FieldError) bool { return e.Code == models.CodeKeyReused }) {
-			p.Type = typeIdempotencyMismatch.URI()
-		}
-		p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + named.Error()
-		if p.more > 0 {
-			p.Detail += "; and " + strconv.Itoa(p.more) + " more"
-		}
+		p.invalid(field)
 	case errors.As(err, &stale): // If-Match (etag.go), which also sets the current ETag
 		p.Type, p.Status = typeStalePrecondition.URI(), fiber.StatusPreconditionFailed
 		p.Detail = "The event changed since you read it (its ETag is now " + app.ETag(stale.Current) + "); nothing was written. Read it again, then retry with the new ETag in If-Match."
@@ -112,19 +110,60 @@ func problemOf(err error) problem {
 		p.Type, p.Status, p.RetryAfter = typeUnavailable.URI(), fiber.StatusServiceUnavailable, 5
 		p.Detail = "The database is not answering; try again shortly."
 	case errors.As(err, &ferr):
-		p.Type, p.Status, p.Detail = typeOfStatus(ferr.Code).URI(), ferr.Code, ferr.Message
-		switch ferr.Code {
-		case fiber.StatusNotFound:
-			p.Detail = "There is nothing at this address."
-		case fiber.StatusRequestEntityTooLarge:
-			p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
-		case fiber.StatusRequestHeaderFieldsTooLarge:
-			p.Detail = "The request's head (its headers, cookies included) is larger than " + strconv.Itoa((HeadLimit-8<<10)>>10) + " KiB."
-		}
+		p.fromFiber(ferr)
 	default:
 		p.Type, p.Status, p.Detail = typeInternal.URI(), fiber.StatusInternalServerError, "Something went wrong on our side; it has been logged."
 	}
 	return p
+}
+
+// illegalStep is the 409 of a lifecycle step the event's status does not
+// allow. Every such 409 names what makes the step impossible, with a
+// code; the status and what it allows when the event is at hand (an undo
+// that lost a race learns them by reading the event again).
+func (p *problem) illegalStep(conf *models.ConflictError) {
+	p.Type, p.Status, p.Detail = typeIllegalTransition.URI(), fiber.StatusConflict, conf.Reason
+	field := conf.Field
+	if field == "" {
+		field = "status"
+	}
+	p.Errors = append(p.Errors, models.FieldError{Field: field, Code: models.CodeIllegalStep, Message: conf.Reason})
+	if e := conf.Event; e != nil {
+		allowed := append([]models.Op{}, models.Available(e)...)
+		p.EventStatus, p.AllowedOperations = e.Status, &allowed
+	}
+}
+
+// invalid is the 422 of fields that are wrong. A body of thousands of
+// unknown keys is named in part: the answer and the log stay small
+// whatever the body holds.
+func (p *problem) invalid(field models.FieldErrors) {
+	named := field
+	if len(named) > MaxNamedFields {
+		named, p.more = named[:MaxNamedFields], len(field)-MaxNamedFields
+	}
+	p.Type, p.Status, p.Errors = typeValidation.URI(), fiber.StatusUnprocessableEntity, named
+	if slices.ContainsFunc(field, func(e models.FieldError) bool { return e.Code == models.CodeKeyReused }) {
+		p.Type = typeIdempotencyMismatch.URI()
+	}
+	p.Detail = "The request has a problem with " + plural(len(field), "field") + ": " + named.Error()
+	if p.more > 0 {
+		p.Detail += "; and " + strconv.Itoa(p.more) + " more"
+	}
+}
+
+// fromFiber is the problem of an error fiber answers itself (no route, a
+// body or head too large), in words of the service's limits.
+func (p *problem) fromFiber(ferr *fiber.Error) {
+	p.Type, p.Status, p.Detail = typeOfStatus(ferr.Code).URI(), ferr.Code, ferr.Message
+	switch ferr.Code {
+	case fiber.StatusNotFound:
+		p.Detail = "There is nothing at this address."
+	case fiber.StatusRequestEntityTooLarge:
+		p.Detail = "The body is larger than " + strconv.Itoa(BodyLimit>>10) + " KiB."
+	case fiber.StatusRequestHeaderFieldsTooLarge:
+		p.Detail = "The request's head (its headers, cookies included) is larger than " + strconv.Itoa((HeadLimit-8<<10)>>10) + " KiB."
+	}
 }
 
 // loggedFields names the fields of a problem for the log: a name the API
@@ -158,6 +197,30 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// problemIn is p in the language l: English as it is; in another
+// language its title is its type's name and its detail the type's
+// sentence from the catalogue (problem_ and the slug, _name and _detail),
+// and each field error says what its code means (error_ and the code).
+// The type, the status, the fields and the codes stay as they are, so a
+// script reads them whatever the language.
+func problemIn(l *i18n.Lang, p problem) problem {
+	if l == i18n.English {
+		return p
+	}
+	t := problemTypeBySlug(strings.TrimPrefix(p.Type, problemsPath))
+	if t == nil {
+		return p
+	}
+	p.Title, p.Detail = l.T(problemID(t)+"_name"), l.T(problemID(t)+"_detail")
+	errs := make([]models.FieldError, len(p.Errors))
+	for i, e := range p.Errors {
+		e.Message = fieldErrorIn(l, e.Code, e.Message, e.Says)
+		errs[i] = e
+	}
+	p.Errors = errs
+	return p
 }
 
 // errorHandler is the one error mapper: problem details for API clients, a
@@ -212,12 +275,13 @@ func (h *Handlers) errorHandler(c *fiber.Ctx, err error) error {
 			c.Set("HX-Retarget", "#"+idFlash)
 			c.Set("HX-Reswap", "innerHTML")
 		}
-		return c.Render("partials/problem", p)
+		return h.page(c, "partials/problem", problemIn(h.lang(c), p))
 	}
 	if wantsPage(c) {
-		return c.Render("pages/error", errorPage{chrome: h.chrome(c, p.Title), Problem: p})
+		p = problemIn(h.lang(c), p)
+		return h.page(c, "pages/error", errorPage{chrome: h.chrome(c, p.Title), Problem: p})
 	}
-	body, merr := c.App().Config().JSONEncoder(p)
+	body, merr := c.App().Config().JSONEncoder(problemIn(apiLang(c), p))
 	if merr != nil {
 		return merr
 	}

@@ -169,17 +169,17 @@ func TestConflicts409(t *testing.T) {
 	s := newServer(t)
 	e := s.create(`{"kind":"task","title":"x"}`)
 	s.op(e.ID, "complete", "")
-	p := s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusConflict)
+	p := s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusConflict, "status")
 	if !strings.Contains(p.Detail, "done") {
 		t.Errorf("detail = %q, want it to name the status", p.Detail)
 	}
-	s.json("POST", path(e.ID, "defer"), `{"defer_until":"2026-12-01T00:00:00Z"}`).problem(t, http.StatusConflict)
+	s.json("POST", path(e.ID, "defer"), `{"defer_until":"2026-12-01T00:00:00Z"}`).problem(t, http.StatusConflict, "status")
 	created := s.create(`{"kind":"task","title":"quick","status":"done"}`)
-	s.json("POST", path(created.ID, "reactivate"), "").problem(t, http.StatusConflict)
+	s.json("POST", path(created.ID, "reactivate"), "").problem(t, http.StatusConflict, "status")
 	planned := s.create(`{"kind":"task","title":"y"}`)
-	s.json("POST", path(planned.ID, "reactivate"), "").problem(t, http.StatusConflict)
+	s.json("POST", path(planned.ID, "reactivate"), "").problem(t, http.StatusConflict, "status")
 	s.op(planned.ID, "cancel", "")
-	s.json("POST", path(planned.ID, "cancel"), "").problem(t, http.StatusConflict)
+	s.json("POST", path(planned.ID, "cancel"), "").problem(t, http.StatusConflict, "status")
 }
 
 func TestDuplicateSourceRef409(t *testing.T) {
@@ -330,10 +330,10 @@ func TestOrderOfRefusals(t *testing.T) {
 		{"400 before 422 kind", "POST", path(doneLog.ID, "defer"), jsonType, `{"defer_until":`, 400, nil},
 		{"kind 422 before status 409", "POST", path(doneLog.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 422, []string{"kind"}},
 		{"kind 422 before a bad value", "POST", path(doneLog.ID, "defer"), jsonType, `{"defer_until":"2020-01-01T00:00:00Z"}`, 422, []string{"kind"}},
-		{"status 409 before a value in the past", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-11-01T00:00:00Z"}`, 409, nil},
-		{"status 409 before a missing value", "POST", path(done.ID, "defer"), "", ``, 409, nil},
-		{"status 409 before a value that does not parse", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"soon"}`, 409, nil},
-		{"status 409 before an unknown field", "POST", path(done.ID, "complete"), jsonType, `{"now":true}`, 409, nil},
+		{"status 409 before a value in the past", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-11-01T00:00:00Z"}`, 409, []string{"status"}},
+		{"status 409 before a missing value", "POST", path(done.ID, "defer"), "", ``, 409, []string{"status"}},
+		{"status 409 before a value that does not parse", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"soon"}`, 409, []string{"status"}},
+		{"status 409 before an unknown field", "POST", path(done.ID, "complete"), jsonType, `{"now":true}`, 409, []string{"status"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -396,7 +396,7 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"JSON null body", "POST", "/api/events", jsonType, `null`, 400, nil},
 		{"a form sent as JSON", "POST", "/api/events", jsonType, `kind=task&title=x`, 400, nil},
 		{"byte order mark", "POST", "/api/events", jsonType, "\xef\xbb\xbf{\"kind\":\"task\",\"title\":\"x\"}", 400, nil},
-		{"UTF-16 body", "POST", "/api/events", "application/json; charset=utf-16", "\xff\xfe{\x00}\x00", 400, nil},
+		{"UTF-16 body", "POST", "/api/events", "application/json; charset=utf-16", "\xff\xfe{\x00}\x00", 415, nil},
 		{"invalid UTF-8 in JSON", "POST", "/api/events", jsonType, "{\"kind\":\"task\",\"title\":\"a\xffb\"}", 400, nil},
 		{"JSON nested 100,000 deep", "POST", "/api/events", jsonType, `{"kind":"task","title":"x","description":` + nested(100_000) + `}`, 400, nil},
 		{"unfinished JSON in a PATCH", "PATCH", path(task.ID), jsonType, `{"due_at":"2026-11-26T00:00:00Z",`, 400, nil},
@@ -502,9 +502,9 @@ func TestHostileInputsAreRefusedAndWriteNothing(t *testing.T) {
 		{"end before start", "PATCH", path(cal.ID), jsonType, `{"end_at":"2026-11-24T00:00:00Z"}`, 422, []string{"end_at"}},
 		{"start cleared in a form", "PATCH", path(cal.ID), formType, form(url.Values{"title": {"c"}, "start_at": {""}}), 422, []string{"start_at"}},
 		{"PATCH of no event", "PATCH", "/api/events/999999", jsonType, `{"title":"x"}`, 404, nil},
-		{"complete twice", "POST", path(done.ID, "complete"), "", "", 409, nil},
-		{"defer a done task", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 409, nil},
-		{"nothing to reactivate", "POST", path(task.ID, "reactivate"), "", "", 409, nil},
+		{"complete twice", "POST", path(done.ID, "complete"), "", "", 409, []string{"status"}},
+		{"defer a done task", "POST", path(done.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 409, []string{"status"}},
+		{"nothing to reactivate", "POST", path(task.ID, "reactivate"), "", "", 409, []string{"status"}},
 		{"defer an activity log", "POST", path(log.ID, "defer"), jsonType, `{"defer_until":"2026-12-01T00:00:00Z"}`, 422, []string{"kind"}},
 		{"defer into the past", "POST", path(task.ID, "defer"), jsonType, `{"defer_until":"2026-11-01T00:00:00Z"}`, 422, []string{"defer_until"}},
 		{"defer to now from a form", "POST", path(task.ID, "defer"), formType, form(url.Values{"defer_until": {"2026-11-22T12:00"}}), 422, []string{"defer_until"}},

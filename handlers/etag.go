@@ -9,10 +9,12 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -26,8 +28,8 @@ import (
 
 // The sentences of a refused stale request, on the part of the page redrawn.
 const (
-	staleRow  = "This event changed elsewhere since this page drew it, so nothing was done; it is shown as it is now."
-	staleForm = "Not saved: this event changed elsewhere since this page drew it. Your typed values are kept below; the event as it is now is shown beside them."
+	staleRow  = "stale_row" // the catalogue's ids
+	staleForm = "stale_form"
 )
 
 // setETag sets the ETag of e on the answer.
@@ -189,30 +191,42 @@ func (h *Handlers) refusedWrite(c *fiber.Ctx, id int64, err error) error {
 	if targetOf(c) == toDetail {
 		if c.Method() == fiber.MethodPatch {
 			form, _ := url.ParseQuery(string(c.Body()))
-			return c.Render("partials/detail", h.detail(e, form, nil, staleForm+h.differs(form, e), ""))
+			return h.page(c, "partials/detail", h.detail(c, e, form, nil, h.lang(c).T(staleForm)+h.differs(h.lang(c), form, e), ""))
 		}
-		return c.Render("partials/detail", h.detail(e, nil, nil, "", staleRow))
+		return h.page(c, "partials/detail", h.detail(c, e, nil, nil, "", h.lang(c).T(staleRow)))
 	}
-	return sendRow(c, h.row(e, staleRow))
+	return sendRow(c, h.row(c, e, h.lang(c).T(staleRow)))
 }
 
 // differs names the fields whose typed value is not what is stored now.
-func (h *Handlers) differs(typed url.Values, e models.Event) string {
-	now := formValues(e, h.svc.Location())
+func (h *Handlers) differs(l *i18n.Lang, typed url.Values, e models.Event) string {
+	now := formValues(e, h.svc.Zone())
 	var names []string
-	for _, f := range newForm(e.Kind, now, nil, h.svc.Location()).Fields {
+	for _, f := range newForm(e.Kind, now, nil, h.svc.Zone()).Fields {
 		a, b := typed.Get(f.Name), now.Get(f.Name)
 		if f.Type == "checkbox" {
 			a, b = boolText(a), boolText(b)
 		}
-		if a != b {
-			names = append(names, f.Label)
+		if a != b && !sameTime(a, b, h.svc.Zone()) {
+			names = append(names, fieldLabelIn(l, f.Field))
 		}
 	}
 	if len(names) == 0 {
 		return ""
 	}
-	return " Differs from the stored value now: " + strings.Join(names, ", ") + "."
+	return " " + l.T("stale_differs", "Fields", strings.Join(names, ", "))
+}
+
+// sameTime reports whether two form values are times and the same
+// instant in loc: "2026-11-26 18:00", as the 24-hour field shows it, is
+// "2026-11-26T18:00", as formValues writes it.
+func sameTime(a, b string, loc *time.Location) bool {
+	ta, _, msg := models.ParseTime(a, loc)
+	if msg != "" || a == "" {
+		return false
+	}
+	tb, _, msg := models.ParseTime(b, loc)
+	return msg == "" && b != "" && ta.Equal(tb)
 }
 
 func boolText(v string) string {

@@ -197,7 +197,7 @@ func TestStaleWritesFromThePageAreDrawnAgain(t *testing.T) {
 		`<h1 id="detail-title" dir="auto">Report (by tab A)</h1>`,
 		`changed elsewhere`,
 		`>typed in tab B</textarea>`,
-		`name="due_at" value="2026-11-26T18:00"`,
+		`name="due_at" value="2026-11-26 18:00"`,
 		`Differs from the stored value now: Title, Description, Due.`,
 	} {
 		if !strings.Contains(body, want) {
@@ -223,4 +223,15 @@ func TestStaleWritesFromThePageAreDrawnAgain(t *testing.T) {
 	}
 	// With the validator drawn now, the same save goes through.
 	s.form("PATCH", path(id), typed, append(toDetail, "If-Match", current)...).html(t, http.StatusOK)
+
+	// A time typed as the 24-hour field shows it, at the stored instant, is
+	// not named as differing.
+	c2 := s.json("POST", "/api/events", `{"kind": "task", "title": "Plan", "due_at": "2026-11-26T18:00:00+09:00"}`).want(t, http.StatusCreated)
+	id2, stale2 := c2.event(t, http.StatusCreated).ID, etag(t, c2)
+	s.json("PATCH", path(id2), `{"description": "by tab A"}`).want(t, http.StatusOK)
+	typed2 := url.Values{"title": {"Plan B"}, "desc": {"by tab A"}, "due_at": {"2026-11-26 18:00"}, "priority": {"0"}}
+	body = s.form("PATCH", path(id2), typed2, append(toDetail, "If-Match", stale2)...).html(t, http.StatusPreconditionFailed)
+	if !strings.Contains(body, `Differs from the stored value now: Title.`) {
+		t.Errorf("a stale save that changed only the title names other fields:\n%s", body)
+	}
 }

@@ -6,11 +6,11 @@ package handlers
 import (
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -21,15 +21,22 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	zone, err := createZone(c) // before the body, as a listing's query
+	if err != nil {
+		return err
+	}
+	h.newFormTimes(c) // a new-event form's time words (edittimes.go)
 	in, err := h.decode(c, models.CreateFields)
 	if err != nil {
 		return h.refused(c, 0, err)
 	}
-	if in.TextZone, err = createZone(c); err != nil {
-		return err
-	}
+	in.TextZone = zone
 	if in.Text.Set {
 		c.Locals(localCaptured, true) // the new row says what the text meant (capture.go)
+		// a page's log or task line that names a calendar entry makes one
+		if fragment(c) && in.AsLineOfAnyKind(h.svc.Now(), h.svc.Zone()) {
+			c.Locals(localCalendarLine, true)
+		}
 	}
 	if key != "" {
 		return h.createOnce(c, key, in)
@@ -58,22 +65,28 @@ func (h *Handlers) created(c *fiber.Ctx, made app.Created) error {
 	case page && targetOf(c) != toDetail:
 		c.Status(fiber.StatusCreated)
 		setETag(c, e)
-		r := h.row(e, "")
+		r := listRow(&e, h.svc.Zone(), h.today(), h.svc.Now(), "")
 		// what a capture line was read as (capture.go)
 		r.Note = h.understood(c, e)
-		if e.Kind == models.KindTask && r.Note != "" {
+		r.Added = r.Note != ""
+		if (e.Kind == models.KindTask || e.Kind == models.KindCalendarEvent) && r.Note != "" {
 			return h.sendCaptured(c, e, r) // where its tab puts it (captureplace.go)
 		}
-		// a log says both how its line was read and what it overlaps
-		if o := overlapNote(made.Overlaps); o != "" {
-			r.Note = strings.TrimSpace(r.Note + " " + o)
-			r.Fix = newOverlapFix(made.Before, h.svc.Location())
+		// a log's mark says what it overlaps, as the create found it, and
+		// the rows of the logs it overlaps are drawn again with theirs
+		var over []models.Event
+		if len(made.Overlaps) > 0 {
+			r.Overlaps, r.Added = &app.Overlapping{Overlaps: made.Overlaps, Before: made.Before}, true
+			over = h.overlapped(c, made)
 		}
-		return h.sendRows(c, r, made.Stopped)
+		return h.sendRows(c, r, made.Stopped, over)
 	case !page:
 		c.Status(fiber.StatusCreated)
 		setETag(c, e)
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		if l := apiLang(c); l != i18n.English && !e.CaptureSays.IsZero() {
+			made.Event.CaptureNote = e.CaptureSays.In(l) // for a client that asks for Korean
+		}
 		return c.Send(createdJSON(made))
 	}
 	return h.sendEvent(c, fiber.StatusCreated, e, "", "")
@@ -119,7 +132,17 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// the detail form's times: capture words, and a big change confirmed
+	if done, err := h.editTimes(c, id); done || err != nil {
+		return err
+	}
+	// a row's log: what it overlapped before, whose rows the answer
+	// draws again (overlapping logs stay marked exactly while they overlap)
+	before := h.rowOverlaps(c, id)
 	in, inErr := h.decode(c, models.PatchFields)
+	if _, err := onlyQuery(c); err != nil {
+		inErr = err // it takes none: told, like a body's fault, once the event is known to exist
+	}
 	var e models.Event
 	if key == "" {
 		e, err = h.svc.PatchIf(c.UserContext(), id, cond, in, inErr, actor(c))
@@ -128,14 +151,17 @@ func (h *Handlers) patch(c *fiber.Ctx) error {
 		var replayed bool
 		e, rec, replayed, err = h.svc.PatchOnce(c.UserContext(), h.onceKey(c, key), id, cond, in, inErr, actor(c), recordAs(fiber.StatusOK))
 		if err == nil && replayed {
-			return h.replay(c, rec, func(e models.Event) error { return h.sendEvent(c, fiber.StatusOK, e, "Saved.", "") })
+			return h.replay(c, rec, func(e models.Event) error { return h.sendEvent(c, fiber.StatusOK, e, h.lang(c).T("detail_saved"), "") })
 		}
 	}
 	if err != nil {
 		return h.refusedWrite(c, id, err)
 	}
 	changed(c)
-	return h.sendEvent(c, fiber.StatusOK, e, "Saved.", "")
+	if before != nil && e.Kind == models.KindActivityLog {
+		return h.sendPatchedLog(c, e, before)
+	}
+	return h.sendEvent(c, fiber.StatusOK, e, h.lang(c).T("detail_saved"), "")
 }
 
 // operate: POST /api/events/{id}/{complete|cancel|defer|reactivate}.
@@ -158,6 +184,9 @@ func (h *Handlers) operate(op models.Op) fiber.Handler {
 			return err
 		}
 		in, inErr := h.decode(c, set)
+		if _, err := onlyQuery(c); err != nil {
+			inErr = err // it takes none: told, like a body's fault, once the event is known to exist
+		}
 		var e models.Event
 		if key == "" {
 			e, err = h.svc.OperateIf(c.UserContext(), id, cond, op, in, inErr, actor(c))
@@ -206,9 +235,16 @@ func (h *Handlers) listing(l listing) fiber.Handler {
 // load runs a listing with the query q: the one path of the API's
 // listings and of the tabs of /events.
 func (h *Handlers) load(c *fiber.Ctx, l listing, q url.Values) (app.Page[models.Event], error) {
-	lq, err := models.ParseListQuery(l.Name, q, h.svc.Location())
+	lq, err := models.ParseListQuery(l.Name, q, h.svc.Zone())
 	if err != nil {
 		return app.Page[models.Event]{}, err
+	}
+	if len(lq.Words) > 0 {
+		done, err := h.searchSlot(c)
+		if err != nil {
+			return app.Page[models.Event]{}, err
+		}
+		defer done()
 	}
 	return l.Run(h.svc, c.UserContext(), lq)
 }
@@ -223,7 +259,7 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q, err := models.ParseListQuery(models.ListHistory, values, h.svc.Location())
+	q, err := models.ParseListQuery(models.ListHistory, values, h.svc.Zone())
 	if err != nil {
 		if _, missing := h.svc.Get(c.UserContext(), id); missing != nil {
 			return missing // an unknown event is 404 before a bad query is 400
@@ -235,11 +271,11 @@ func (h *Handlers) history(c *fiber.Ctx) error {
 		return err
 	}
 	if fragment(c) {
-		view := historyView{ID: id, Items: page.Items, Loc: h.svc.Location(), More: more(c.Path(), values, page.NextCursor)}
+		view := historyView{ID: id, Items: page.Items, Loc: h.svc.Zone(), More: more(c.Path(), values, page.NextCursor)}
 		if values.Has("cursor") {
-			return c.Render("partials/history_items", view) // a later page, after the rows shown
+			return h.page(c, "partials/history_items", view) // a later page, after the rows shown
 		}
-		return c.Render("partials/history", view)
+		return h.page(c, "partials/history", view)
 	}
 	return c.JSON(page)
 }

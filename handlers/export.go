@@ -69,36 +69,11 @@ const exportPiece = 128 << 10
 // connection closes without the chunk that ends the answer, so the client
 // sees an error, never a file that looks whole.
 func (h *Handlers) export(c *fiber.Ctx) error {
-	values, err := queryValues(c)
+	r, err := h.exportRequest(c)
 	if err != nil {
 		return err
 	}
-	name := values.Get("format")
-	if len(values["format"]) > 1 {
-		return models.BadRequest("format", models.CodeRepeated, "appears more than once")
-	}
-	if name == "" {
-		name = "csv"
-	}
-	format, ok := exportFormats[name]
-	if !ok {
-		return models.BadRequest("format", models.CodeBadFormat, "must be csv or ndjson")
-	}
-	values.Del("format")
-	formulas, err := exportFormulas(values, name)
-	if err != nil {
-		return err
-	}
-	values.Del("formulas")
-	bom, err := exportBOM(values, name)
-	if err != nil {
-		return err
-	}
-	values.Del("bom")
-	q, err := models.ParseListQuery(models.ListExport, values, h.svc.Location())
-	if err != nil {
-		return err
-	}
+	name, format, formulas, bom, q := r.name, r.format, r.formulas, r.bom, r.q
 	select {
 	case h.exports <- struct{}{}:
 	default:
@@ -123,6 +98,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	opts := models.CSVOptions{Formulas: formulas, Loc: q.Loc, DayLoc: h.svc.Zone(), Now: h.svc.Now(), From: q.From, To: q.To}
+	if name == "csv" {
+		x.CountMinutes(opts)
+		opts.Counted = x.Counted
+	}
 	events, hist, err := h.svc.ExportBatch(first, x, app.ExportBatchSize)
 	if err != nil {
 		return err
@@ -138,9 +118,10 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	streaming = true
 	c.Context().SetBodyStream(&exportStream{
 		csv: name == "csv", bom: bom, events: events, histories: hist,
-		csvOptions: models.CSVOptions{Formulas: formulas, Loc: q.Loc, DayLoc: h.svc.Location()},
+		csvOptions: opts,
 
 		conn: c.Context().Conn(), writeTimeout: h.opts.WriteTimeout, deadline: deadline, log: h.log,
+		began:   deadline.Add(-h.opts.ExportTimeout),
 		release: func() { end(); slot() },
 		next: func() ([]models.Event, [][]models.History, error) {
 			ctx, cancel := context.WithTimeout(run, timeout)
@@ -149,6 +130,49 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		},
 	}, -1)
 	return nil
+}
+
+// exportQuery is an export's request read: its format's name and what
+// it is, how a CSV writes a formula and whether it starts with a BOM, and
+// the filters.
+type exportQuery struct {
+	name     string
+	format   struct{ ext, contentType string }
+	formulas models.CSVFormulas
+	bom      bool
+	q        models.ListQuery
+}
+
+// exportRequest reads an export's query string: format, formulas, bom and
+// the filters of the export listing.
+func (h *Handlers) exportRequest(c *fiber.Ctx) (exportQuery, error) {
+	var r exportQuery
+	values, err := queryValues(c)
+	if err != nil {
+		return r, err
+	}
+	r.name = values.Get("format")
+	if len(values["format"]) > 1 {
+		return r, models.BadRequest("format", models.CodeRepeated, "appears more than once")
+	}
+	if !values.Has("format") {
+		r.name = "csv" // an empty format= is refused, as an empty bom= is
+	}
+	var ok bool
+	if r.format, ok = exportFormats[r.name]; !ok {
+		return r, models.BadRequest("format", models.CodeBadFormat, "must be csv or ndjson")
+	}
+	values.Del("format")
+	if r.formulas, err = exportFormulas(values, r.name); err != nil {
+		return r, err
+	}
+	values.Del("formulas")
+	if r.bom, err = exportBOM(values, r.name); err != nil {
+		return r, err
+	}
+	values.Del("bom")
+	r.q, err = models.ParseListQuery(models.ListExport, values, h.svc.Zone())
+	return r, err
 }
 
 // exportFormulas reads formulas=escaped|raw, how a CSV export writes a
@@ -239,6 +263,7 @@ type exportStream struct {
 	conn         net.Conn
 	writeTimeout time.Duration // the longest a client may take nothing
 	deadline     time.Time     // the export's: the whole file by then
+	began        time.Time     // when the export began, by the service's clock
 	log          *slog.Logger
 	release      func() // gives the request's slot and the export's back; idempotent
 
@@ -269,7 +294,7 @@ func (s *exportStream) fill() bool {
 		after := s.events[len(s.events)-1].ID
 		var err error
 		if s.events, s.histories, err = s.next(); err != nil {
-			s.log.Error("export: reading a batch failed; the answer is aborted", "after", after, "err", err)
+			s.log.Error("export: reading a batch failed; the answer is aborted", "after", after, "err", err, "ran", time.Since(s.began))
 			s.err = fmt.Errorf("export: reading the batch after id %d: %w", after, err)
 			s.done = true
 			return false
@@ -354,7 +379,7 @@ func (s *exportStream) cut(err error, written int64) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		why = "the client took nothing for the write timeout"
 	}
-	s.log.Warn("export: cut off; the answer is aborted", "why", why, "written", written)
+	s.log.Warn("export: cut off; the answer is aborted", "why", why, "written", written, "ran", time.Since(s.began))
 	s.err = err
 	s.release()
 	return err

@@ -28,7 +28,10 @@ import (
 // listener events serve uses, over a fresh database whose sessions have
 // the request timeout as their statement timeout (as in the service). It
 // returns the address, the service's own pool, the database's URL (for a
-// second connection of the test) and the JSON log.
+// second connection of the test) and the JSON log. The listener's
+// sockets have a fixed send buffer of 64 KiB, like the client's receive
+// buffer (exportClient), so that what the kernel holds between them is a
+// few hundred KB whatever the machine's settings.
 func exportServer(t *testing.T, opts handlers.Options) (base string, db *bun.DB, dsn string, logs *dbtest.LogBuffer) {
 	t.Helper()
 	dsn = dbtest.NewURL(t)
@@ -43,7 +46,8 @@ func exportServer(t *testing.T, opts handlers.Options) (base string, db *bun.DB,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	lc := net.ListenConfig{Control: fixedBuffer(syscall.SO_SNDBUF)}
+	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +56,13 @@ func exportServer(t *testing.T, opts handlers.Options) (base string, db *bun.DB,
 	return "http://" + ln.Addr().String(), db, dsn, logs
 }
 
-// fatEvents stores 1,000 events with descriptions of about 10,000
-// characters, then 5 small ones: an export's first batch is some 10 MB,
-// more than the kernel's buffers between the server and a client hold
-// (4 MB to send, 128 KB to receive while nothing is read), so the server
-// is still writing it while the client has read only the head; the small
-// ones are the second batch.
+// fatEvents stores 1,000 events with descriptions of about 1,200
+// characters, then 5 small ones: an export's first batch is some 1.2 MB,
+// several times what the kernel's buffers between the server and a client
+// hold (64 KiB each way, doubled by the kernel, while nothing is read), so
+// the server is still writing it while the client has read only the head;
+// the small ones are the second batch. Small enough that a machine busy
+// with other test runs reads it in a few seconds.
 func fatEvents(t *testing.T, dsn string) {
 	t.Helper()
 	db, err := app.OpenDB(dsn, 0) // not the service's pool, whose statements end at its deadline
@@ -67,7 +72,7 @@ func fatEvents(t *testing.T, dsn string) {
 	defer db.Close()
 	if _, err := db.ExecContext(context.Background(), `
 INSERT INTO events (kind, status, title, description)
-SELECT 'task', 'planned', 'fat ' || i, CASE WHEN i <= 1000 THEN repeat('lorem ipsum ', 833) ELSE '' END
+SELECT 'task', 'planned', 'fat ' || i, CASE WHEN i <= 1000 THEN repeat('lorem ipsum ', 100) ELSE '' END
 FROM generate_series(1, 1005) i`); err != nil {
 		t.Fatal(err)
 	}
@@ -81,16 +86,21 @@ FROM generate_series(1, 1005) i`); err != nil {
 // tcp_rmem's maximum: 32 MB on some machines).
 var exportClient = &http.Client{Transport: &http.Transport{
 	DisableKeepAlives: true,
-	DialContext: (&net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+	DialContext:       (&net.Dialer{Control: fixedBuffer(syscall.SO_RCVBUF)}).DialContext,
+}}
+
+// fixedBuffer sets a socket's buffer (SO_RCVBUF or SO_SNDBUF) to 64 KiB.
+func fixedBuffer(which int) func(_, _ string, c syscall.RawConn) error {
+	return func(_, _ string, c syscall.RawConn) error {
 		var err error
 		if cerr := c.Control(func(fd uintptr) {
-			err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 64<<10)
+			err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, which, 64<<10)
 		}); cerr != nil {
 			return cerr
 		}
 		return err
-	}}).DialContext,
-}}
+	}
+}
 
 // getExport sends GET target and returns once the head has arrived.
 func getExport(t *testing.T, target string) *http.Response {
@@ -116,6 +126,23 @@ func countLogged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) int {
 	return n
 }
 
+// ran returns how long the export had run, by the service's own clock,
+// at the first line of the log with the message msg and, when why is
+// given, that reason; false when no line has.
+func ran(t *testing.T, logs *dbtest.LogBuffer, msg, why string) (time.Duration, bool) {
+	t.Helper()
+	for _, l := range logLines(t, logs) {
+		if l["msg"] == msg && (why == "" || l["why"] == why) {
+			ns, ok := l["ran"].(float64)
+			if !ok {
+				t.Fatalf("the line %q has no ran: %v", msg, l)
+			}
+			return time.Duration(ns), true
+		}
+	}
+	return 0, false
+}
+
 // logged returns the time of the first line of the log with the message
 // msg and, when why is given, that reason; the zero time when none has.
 func logged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) time.Time {
@@ -139,25 +166,26 @@ func logged(t *testing.T, logs *dbtest.LogBuffer, msg, why string) time.Time {
 // rows sent before are whole. The batch fails for real: another
 // connection takes an exclusive lock on the table once the head has
 // arrived, and the batch waits on it until its deadline, the request
-// timeout (3 s) or the export's whole deadline (6 s) when that comes
-// first (before, a batch had no deadline but its own: 30 s). Before, the
-// file ended cleanly after the first batch's 1,000 rows of 1,005. Afterwards the slot
-// is free: the next export is whole.
+// timeout or the export's whole deadline, whichever comes first. The
+// times are the service's own (the export's running time in its log) and
+// the bounds are its settings: at or after the nearer deadline, before
+// the farther one, so a busy machine that slows everything down changes
+// neither. Before, the file ended cleanly after the first batch's 1,000
+// rows of 1,005. Afterwards the slot is free: the next export is whole.
 func TestExportFailingMidwayIsAborted(t *testing.T) {
 	for _, c := range []struct {
-		name                     string
-		request, export, failsBy time.Duration
+		name            string
+		request, export time.Duration
 	}{
-		// deadlines of a few seconds: the first batch must still be read
-		// within them on a loaded machine (make test runs packages side by side)
-		{"the request deadline", 3 * time.Second, 5 * time.Minute, 10 * time.Second},
-		{"the export's deadline", 30 * time.Second, 6 * time.Second, 14 * time.Second},
+		// the nearer deadline long enough for the first batch (1.2 MB) on
+		// a machine busy with other test runs, the farther a minute
+		{"the request deadline", 12 * time.Second, time.Minute},
+		{"the export's deadline", time.Minute, 15 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			base, _, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: c.request, ExportTimeout: c.export})
 			fatEvents(t, dsn)
-			began := time.Now()
 			res := getExport(t, base+"/api/events/export")
 			if res.StatusCode != http.StatusOK {
 				b, _ := io.ReadAll(res.Body)
@@ -175,10 +203,12 @@ func TestExportFailingMidwayIsAborted(t *testing.T) {
 			if lines := bytes.Count(body, []byte("\r\n")); lines != 1+1000 || !bytes.HasSuffix(body, []byte("\r\n")) {
 				t.Errorf("before the abort: %d whole lines, want the header and the first batch's 1,000 rows", lines)
 			}
-			if at := logged(t, logs, "export: reading a batch failed; the answer is aborted", ""); at.IsZero() {
+			nearer, farther := min(c.request, c.export), max(c.request, c.export)
+			if took, ok := ran(t, logs, "export: reading a batch failed; the answer is aborted", ""); !ok {
 				t.Errorf("the log does not say why the export ended:\n%s", logs)
-			} else if took := at.Sub(began); took > c.failsBy {
-				t.Errorf("the batch failed after %s, want by %s", took, c.failsBy)
+			} else if took < nearer-time.Second || took >= farther {
+				// a second under: the request's deadline runs from a moment before the export's clock
+				t.Errorf("the batch failed when the export had run %s, want at its nearer deadline (%s), before the farther (%s)", took, nearer, farther)
 			}
 			res = getExport(t, base+"/api/events/export")
 			body, err = io.ReadAll(res.Body)
@@ -193,12 +223,14 @@ func TestExportFailingMidwayIsAborted(t *testing.T) {
 // and read nothing. Two exports run; the other 18 are refused at once with
 // 503, Retry-After and problem details, and the owner's listings are
 // answered meanwhile. A reader that takes nothing for the write timeout
-// (1 s here, 30 s in the service) is cut off: its answer is aborted, its
+// (10 s here, 30 s in the service) is cut off: its answer is aborted, its
 // export's slot is free again, and it holds no connection of the pool
 // while it stalls or after. Before, all 20 ran and held 20 slots of work.
 func TestExportsCannotStarveTheOwner(t *testing.T) {
 	t.Parallel()
-	const writeTimeout = time.Second
+	// long enough that the two stalled exports surely still hold their
+	// slots while the other 18 are refused, on a busy machine too
+	const writeTimeout = 10 * time.Second
 	base, db, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: requestTimeout, WriteTimeout: writeTimeout, MaxInFlight: 40})
 	fatEvents(t, dsn)
 	var (
@@ -245,8 +277,8 @@ func TestExportsCannotStarveTheOwner(t *testing.T) {
 	for _, p := range problems {
 		t.Errorf("a refused export: %s", p)
 	}
-	if refusedIn > 5*time.Second {
-		t.Errorf("the refusals took %s: they should not wait", refusedIn)
+	if refusedIn >= writeTimeout {
+		t.Errorf("the refusals took %s: they should not wait for a slot (a stalled export holds one for the write timeout, %s)", refusedIn, writeTimeout)
 	}
 	for range 10 {
 		call(t, "GET", base+"/api/events?limit=5", "", "").want(t, http.StatusOK)
@@ -257,14 +289,16 @@ func TestExportsCannotStarveTheOwner(t *testing.T) {
 	// Both stalled readers are cut off after the write timeout; then two
 	// exports run again.
 	const cutOff = "export: cut off; the answer is aborted"
+	// Bounded by the next limit that could end them (the request
+	// timeout), not by the wall clock of a busy machine.
 	for countLogged(t, logs, cutOff, "the client took nothing for the write timeout") < 2 {
-		if time.Since(began) > 6*writeTimeout+3*time.Second {
+		if time.Since(began) > requestTimeout {
 			t.Fatalf("the stalled readers are not cut off after the write timeout (%s):\n%s", time.Since(began), logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if took := time.Since(began); took < writeTimeout {
-		t.Errorf("the stalled readers were cut off after %s, before the write timeout", took)
+	if took, _ := ran(t, logs, cutOff, "the client took nothing for the write timeout"); took < writeTimeout {
+		t.Errorf("a stalled reader was cut off when its export had run %s, before the write timeout", took)
 	}
 	for i, res := range running {
 		if _, err := io.ReadAll(res.Body); err == nil {
@@ -294,14 +328,17 @@ func TestExportsCannotStarveTheOwner(t *testing.T) {
 
 // TestExportDeadlineEndsASlowRun: a client that keeps reading, but too
 // slowly for the whole file to go out before the export's deadline
-// (4 s here, long enough for the first batch on a loaded machine;
+// (8 s here, long enough for the first batch on a busy machine;
 // EVENTS_EXPORT_TIMEOUT, 5 minutes, in the service), is cut off
 // at the deadline and its answer aborted, though it never stopped reading
-// for the write timeout (30 s). Before, each batch had a deadline of its
-// own, and a reader that kept taking a little ran for as long as it liked.
+// for the write timeout (30 s). The export's running time is the
+// service's own, from its log: at or after the deadline, and before the
+// write timeout, the next limit that could have ended it. Before, each
+// batch had a deadline of its own, and a reader that kept taking a little
+// ran for as long as it liked.
 func TestExportDeadlineEndsASlowRun(t *testing.T) {
 	t.Parallel()
-	const deadline = 4 * time.Second
+	const deadline = 8 * time.Second
 	base, _, dsn, logs := exportServer(t, handlers.Options{RequestTimeout: requestTimeout, ExportTimeout: deadline})
 	fatEvents(t, dsn)
 	began := time.Now()
@@ -310,30 +347,31 @@ func TestExportDeadlineEndsASlowRun(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		t.Fatalf("export: %d %s", res.StatusCode, b)
 	}
-	// 64 KB every 50 ms: 1.3 MB a second, some 8 s for the whole file.
-	buf := make([]byte, 64<<10)
+	// 8 KB every 100 ms: 80 KB a second, some 17 s for the whole file.
+	buf := make([]byte, 8<<10)
 	var n int
 	var err error
-	for err == nil && time.Since(began) < 30*time.Second {
+	for err == nil && time.Since(began) < time.Minute {
 		for got := 0; got < len(buf) && err == nil; {
 			var m int
 			m, err = res.Body.Read(buf[got:])
 			got += m
 			n += m
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
-	if !errors.Is(err, io.ErrUnexpectedEOF) || n > 10<<20 {
+	if !errors.Is(err, io.ErrUnexpectedEOF) || n > 1200<<10 {
 		t.Errorf("the slow reader: %v after %d bytes, want unexpected EOF before the whole file", err, n)
 	}
 	// The client reads on what the kernel's buffers held when the server
 	// closed: the cut itself is the time of the log line.
-	at := logged(t, logs, "export: cut off; the answer is aborted", "the export's deadline passed")
-	if at.IsZero() {
+	took, ok := ran(t, logs, "export: cut off; the answer is aborted", "the export's deadline passed")
+	if !ok {
 		t.Fatalf("the log does not say the deadline passed:\n%s", logs)
 	}
-	if took := at.Sub(began); took < deadline || took > deadline+3*time.Second {
-		t.Errorf("the slow reader was cut off after %s, want at the export's deadline (%s)", took, deadline)
+	const writeTimeout = 30 * time.Second // handlers.Options' default
+	if took < deadline || took >= writeTimeout {
+		t.Errorf("the slow reader was cut off when its export had run %s, want at the export's deadline (%s), before the write timeout (%s)", took, deadline, writeTimeout)
 	}
 }
 

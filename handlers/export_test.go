@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"events/app"
+	"events/models"
 )
 
 // TestSearchAPI: q on GET /api/events finds every word, in any script,
@@ -87,7 +88,7 @@ func TestSearchTakesEightWords(t *testing.T) {
 func exportCorpus(s *server) []event {
 	out := []event{
 		s.create(`{"kind":"task","title":"Pay rent, \"soon\"","description":"line one\nline two, with comma","project_tag":"home","priority":2}`),
-		s.create(`{"kind":"calendar_event","title":"주간 회의 준비","description":"회의록 \"정리\"","start_at":"2026-11-23T10:00:00+09:00","end_at":"2026-11-23T11:00:00+09:00"}`),
+		s.create(`{"kind":"calendar_event","title":"주간 회의 준비","description":"회의록 \"정리\"","start_at":"2026-11-23T10:00:00+09:00","end_at":"2026-11-23T11:00:00+09:00","labels":["회의","client, \"acme\""],"location":"3층 회의실"}`),
 		s.create(`{"kind":"activity_log","title":"standup","started_at":"2026-11-22T09:00:00+09:00","ended_at":"2026-11-22T09:15:00+09:00","source":"shell","source_ref":"a,b \"c\""}`),
 	}
 	out[0] = s.op(out[0].ID, "complete", "")
@@ -118,7 +119,7 @@ func TestExportCSV(t *testing.T) {
 	for i, e := range events {
 		raw := s.get(path(e.ID)).want(t, http.StatusOK).Body
 		keys, values := jsonFields(t, raw)
-		if want := append(keys, "local_date", "local_start", "local_end", "minutes"); !slices.Equal(records[0], want) {
+		if want := append(keys, "local_date", "local_start", "local_end", "minutes", "counted_minutes"); !slices.Equal(records[0], want) {
 			t.Fatalf("header %q, want the JSON's keys, then the local columns: %q", records[0], want)
 		}
 		if got := records[1+i][:len(values)]; !slices.Equal(got, values) {
@@ -187,6 +188,12 @@ func jsonFields(t *testing.T, raw []byte) (keys, values []string) {
 			values = append(values, "")
 		case string:
 			values = append(values, v)
+		case []any: // labels: one cell, joined with ";"
+			var parts []string
+			for _, p := range v {
+				parts = append(parts, fmt.Sprint(p))
+			}
+			values = append(values, strings.Join(parts, ";"))
 		default:
 			values = append(values, fmt.Sprint(v))
 		}
@@ -397,16 +404,21 @@ func TestExportEscapesFormulas(t *testing.T) {
 }
 
 // exportFirstLine is the exact first line of a CSV export: the UTF-8
-// byte-order mark, the event's JSON field names in the JSON order, then
-// the local columns.
-const exportFirstLine = "\xEF\xBB\xBFid,kind,status,title,description,start_at,end_at,all_day,due_at," +
-	"started_at,ended_at,priority,project_tag,completed_at,cancelled_at,defer_until,source,source_ref," +
-	"reactivate_to,created_at,updated_at,zone,start_date,end_date,due_date,local_date,local_start,local_end,minutes\r\n"
+// byte-order mark, the event's JSON field names in the JSON order (the
+// field table's), then the local columns.
+var exportFirstLine = func() string {
+	var names []string
+	for i := range models.EventFields {
+		names = append(names, models.EventFields[i].Name)
+	}
+	return "\xEF\xBB\xBF" + strings.Join(append(names, models.CSVLocalColumns...), ",") + "\r\n"
+}()
 
 // TestExportForSpreadsheets: a CSV export opens in a spreadsheet as the
 // person reads the events: it begins with the UTF-8 byte-order mark (a
 // Korean title reads back through it), unless bom=0; after the JSON's
-// columns come local_date, local_start, local_end and minutes in the
+// columns come local_date, local_start, local_end, minutes and
+// counted_minutes in the
 // request's zone (?tz=, else EVENTS_TIMEZONE), an all-day entry as its
 // dates; the file is named after the window's local days. bom takes 1 or
 // 0, once, with CSV only: anything else is 400 naming it.
@@ -417,19 +429,26 @@ func TestExportForSpreadsheets(t *testing.T) {
 	rent := s.create(`{"kind":"task","title":"=월세 이체","due_at":"2026-11-25T18:00:00+09:00"}`)
 	leave := s.create(`{"kind":"calendar_event","title":"휴가","start_at":"2026-11-27T00:00:00+09:00","end_at":"2026-11-28T00:00:00+09:00","all_day":true}`)
 	week := "from=2026-11-23T00:00:00%2B09:00&to=2026-11-30T00:00:00%2B09:00"
-	local := func(target string) map[int64][]string {
+	local := func(target string) map[int64][][]string {
 		t.Helper()
 		a := s.get(target).want(t, http.StatusOK)
 		if !bytes.HasPrefix(a.Body, []byte(exportFirstLine)) {
 			t.Fatalf("%s: the first line is %q, want %q", target, a.Body[:bytes.IndexByte(a.Body, '\n')+1], exportFirstLine)
 		}
 		records := readCSV(t, a.Body)
-		rows := map[int64][]string{}
+		rows := map[int64][][]string{}
 		for _, r := range records[1:] {
 			id, _ := strconv.ParseInt(r[0], 10, 64)
-			rows[id] = r
+			rows[id] = append(rows[id], r)
 		}
 		return rows
+	}
+	lastCells := func(rs [][]string) [][]string {
+		var out [][]string
+		for _, r := range rs {
+			out = append(out, r[len(r)-5:])
+		}
+		return out
 	}
 	// Seoul, the service's zone
 	a := s.get("/api/events/export?"+week).want(t, http.StatusOK)
@@ -440,33 +459,35 @@ func TestExportForSpreadsheets(t *testing.T) {
 	for _, c := range []struct {
 		e     event
 		title string
-		want  []string
+		want  [][]string
 	}{
-		{meeting, "주간 회의", []string{"2026-11-23", "2026-11-23 10:00", "2026-11-23 11:30", "90"}},
-		{review, "코드 리뷰", []string{"2026-11-24", "2026-11-24 23:30", "2026-11-25 00:15", "45"}},
-		{rent, "'=월세 이체", []string{"2026-11-25", "2026-11-25 18:00", "", ""}},
-		{leave, "휴가", []string{"2026-11-27", "2026-11-27", "2026-11-27", "1440"}},
+		{meeting, "주간 회의", [][]string{{"2026-11-23", "2026-11-23 10:00", "2026-11-23 11:30", "90", ""}}},
+		// a log across midnight: a row for each day's piece, each counted on its day
+		{review, "코드 리뷰", [][]string{{"2026-11-24", "2026-11-24 23:30", "2026-11-25 00:00", "30", "30"},
+			{"2026-11-25", "2026-11-25 00:00", "2026-11-25 00:15", "15", "15"}}},
+		{rent, "'=월세 이체", [][]string{{"2026-11-25", "2026-11-25 18:00", "", "", ""}}},
+		{leave, "휴가", [][]string{{"2026-11-27", "2026-11-27", "2026-11-27", "1440", ""}}},
 	} {
 		r := rows[c.e.ID]
 		if r == nil {
 			t.Errorf("%s is not in the export", c.title)
 			continue
 		}
-		if r[3] != c.title {
-			t.Errorf("title %q, want %q", r[3], c.title)
+		if r[0][3] != c.title {
+			t.Errorf("title %q, want %q", r[0][3], c.title)
 		}
-		if got := r[len(r)-4:]; !slices.Equal(got, c.want) {
+		if got := lastCells(r); !slices.EqualFunc(got, c.want, slices.Equal) {
 			t.Errorf("%s: local columns %q, want %q", c.title, got, c.want)
 		}
 	}
 	// New York: the clock times move, the all-day entry keeps its date
 	rows = local("/api/events/export?" + week + "&tz=America/New_York")
-	for id, want := range map[int64][]string{
-		meeting.ID: {"2026-11-22", "2026-11-22 20:00", "2026-11-22 21:30", "90"},
-		review.ID:  {"2026-11-24", "2026-11-24 09:30", "2026-11-24 10:15", "45"},
-		leave.ID:   {"2026-11-27", "2026-11-27", "2026-11-27", "1440"},
+	for id, want := range map[int64][][]string{
+		meeting.ID: {{"2026-11-22", "2026-11-22 20:00", "2026-11-22 21:30", "90", ""}},
+		review.ID:  {{"2026-11-24", "2026-11-24 09:30", "2026-11-24 10:15", "45", "45"}},
+		leave.ID:   {{"2026-11-27", "2026-11-27", "2026-11-27", "1440", ""}},
 	} {
-		if got := rows[id][len(rows[id])-4:]; !slices.Equal(got, want) {
+		if got := lastCells(rows[id]); !slices.EqualFunc(got, want, slices.Equal) {
 			t.Errorf("tz=America/New_York: event %d: %q, want %q", id, got, want)
 		}
 	}

@@ -117,11 +117,13 @@ func sample(f *models.Field, kind models.Kind) (value any, onPage string) {
 		if f.Name == "started_at" {
 			at = time.Date(2026, 11, 22, 0, 30, 0, 0, time.UTC)
 		}
-		return models.FormatTime(at), at.In(seoul).Format("2006-01-02T15:04")
+		return models.FormatTime(at), at.In(seoul).Format("2006-01-02 15:04") // the detail's 24-hour field
 	case models.TypeBool:
 		return true, "checked"
 	case models.TypeInt:
 		return 2, `value="2" selected`
+	case models.TypeLabels:
+		return []string{"label of " + f.Name, "<&>"}, html.EscapeString("label of " + f.Name + ", <&>")
 	}
 	v := "value of " + f.Name + " <&>"
 	return v, html.EscapeString(v)

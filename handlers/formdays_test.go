@@ -95,13 +95,13 @@ func TestFormDueDayOnly(t *testing.T) {
 	if got := changeKinds(s.history(task.ID)); !slices.Equal(got, []string{"create"}) {
 		t.Errorf("history after an unchanged save = %q; want only the create", got)
 	}
-	// A clock time is a datetime-local input, the switch off.
+	// A clock time is a 24-hour time field (issue 55), the switch off.
 	timed := s.form("POST", "/api/events", url.Values{"kind": {"task"}, "title": {"Call"}, "due_at": {"2026-11-29T15:00"}}).event(t, http.StatusCreated)
 	if str(timed.DueAt) != "2026-11-29T06:00:00.000000Z" {
 		t.Errorf("a timed due = %s", str(timed.DueAt))
 	}
 	page = string(s.get(path(timed.ID)[len("/api"):]).Body)
-	if !strings.Contains(page, `<input type="datetime-local" id="f-due_at" name="due_at" value="2026-11-29T15:00"`) ||
+	if !strings.Contains(page, `<input type="text" id="f-due_at" name="due_at" value="2026-11-29 15:00" autocomplete="off" data-time24="true"`) ||
 		strings.Contains(page, `data-day-only="f-due_at" checked`) {
 		t.Errorf("the edit form of a timed due is not a date and time with No clock time off")
 	}

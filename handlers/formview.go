@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -26,10 +29,16 @@ type formField struct {
 	// DayToggle draws, beside a task's Due, the "No clock time" switch
 	// (app.js turns the input into a date-only one); DayOnly is its state.
 	DayToggle, DayOnly bool
-	Hint               string
-	Value              string
-	Checked            bool
-	Error              string
+	// Time24: a time field of the detail page, a text field of 24-hour
+	// times that also takes capture words (edittimes.go)
+	Time24    bool
+	Hint      string // the id of its words in the catalogue
+	HintArgs  []any  // the placeholders Hint fills, names and values
+	Value     string
+	Checked   bool
+	Error     string // the English message; the page's words come from ErrorCode and ErrorSays (fieldErrorIn)
+	ErrorCode models.Code
+	ErrorSays i18n.Msg
 }
 
 // formView is the fields of one kind's form with their values and errors,
@@ -41,14 +50,9 @@ type formView struct {
 	Other  []otherError
 }
 
-func (f formView) KindLabel() string { return kindNames[f.Kind] }
-
-// kindNames are the kinds in words.
-var kindNames = map[models.Kind]string{
-	models.KindTask:          "task",
-	models.KindCalendarEvent: "calendar entry",
-	models.KindActivityLog:   "activity log",
-}
+// KindName is the id of the form's kind in words ("task", "calendar
+// entry"): kind_name_ and the kind in the catalogue.
+func (f formView) KindName() string { return "kind_name_" + string(f.Kind) }
 
 // HasErrors reports whether the form shows any error.
 func (f formView) HasErrors() bool {
@@ -72,13 +76,13 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		ff := formField{Name: name, Field: fd.Name, Label: fd.Label, Type: fd.FormType}
 		switch fd.Name {
 		case "all_day":
-			ff.Hint = "Starts and Ends become days: the first and the last, both included (one day without an end)."
+			ff.Hint = "field_hint_all_day"
 		case "start_at":
 			if kind == models.KindTask {
-				ff.Hint = "Optional: when the task starts, if it has a clock time."
+				ff.Hint = "field_hint_task_start_at"
 			}
 		case "started_at":
-			ff.Hint = "Leave both times empty to record it as done now."
+			ff.Hint = "field_hint_started_at"
 		}
 		ff.Required = (name == "title" && kind != models.KindActivityLog) || (name == "start_at" && kind == models.KindCalendarEvent)
 		ff.Value = values.Get(name)
@@ -88,7 +92,7 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 		}
 		for _, e := range errs {
 			if e.Field == ff.Field {
-				ff.Error = inLabels(e.Message)
+				ff.Error, ff.ErrorCode, ff.ErrorSays = inLabels(e.Message), e.Code, e.Says
 			}
 		}
 		shown[ff.Field] = true
@@ -97,9 +101,17 @@ func newForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *
 	dateOnly(&f)
 	for _, e := range errs {
 		if !shown[e.Field] {
-			f.Other = append(f.Other, otherError{Field: e.Field, Label: fieldLabel(e.Field), Message: inLabels(e.Message)})
+			f.Other = append(f.Other, otherError{Field: e.Field, Label: fieldLabel(e.Field), Message: inLabels(e.Message), Code: e.Code, Says: e.Says})
 		}
 	}
+	return f
+}
+
+// newEventForm is the new-event page's form of kind: newForm with the
+// detail's 24-hour time fields (edittimes.go).
+func newEventForm(kind models.Kind, values url.Values, errs models.FieldErrors, loc *time.Location) formView {
+	f := newForm(kind, values, errs, loc)
+	time24Fields(&f, loc)
 	return f
 }
 
@@ -142,7 +154,7 @@ func dateOnly(f *formView) {
 
 // PriorityOptions are the choices of the priority field.
 func (ff formField) PriorityOptions() []struct{ Value, Label string } {
-	return []struct{ Value, Label string }{{"0", "None"}, {"1", "Low"}, {"2", "Medium"}, {"3", "High"}}
+	return []struct{ Value, Label string }{{"0", "priority_0"}, {"1", "priority_1"}, {"2", "priority_2"}, {"3", "priority_3"}} // ids of the catalogue
 }
 
 // formValues are an event's values as its form shows them.
@@ -172,6 +184,8 @@ func formValues(e models.Event, loc *time.Location) url.Values {
 			}
 		case models.TypeInt:
 			v.Set(f.Form(), strconv.FormatInt(f.Int(&e), 10))
+		case models.TypeLabels:
+			v.Set(f.Form(), models.JoinLabels(f.Labels(&e)))
 		default:
 			if s, ok := f.Text(&e); ok {
 				v.Set(f.Form(), s)
@@ -187,6 +201,9 @@ type detailView struct {
 	Row   rowView
 	Form  formView
 	Saved string // what the last save did
+	// Confirm: the save changed the times this much and waits for its
+	// second click (edittimes.go); nil otherwise
+	Confirm *timesConfirm
 }
 
 // newDetail builds the detail of e; values and errs are a refused form's.
@@ -201,12 +218,17 @@ func newDetail(e models.Event, loc *time.Location, values url.Values, errs model
 			form.Fields[i].Hint = "" // "leave both times empty" is for a new log
 		}
 	}
-	runningForm(&form, e) // timers.go
+	runningForm(&form, e)    // timers.go
+	time24Fields(&form, loc) // edittimes.go
 	return detailView{Row: newRow(&e, loc, time.Time{}, targetDetail, message), Form: form, Saved: saved}
 }
 
-func (h *Handlers) detail(e models.Event, values url.Values, errs models.FieldErrors, saved, message string) detailView {
-	return newDetail(e, h.svc.Location(), values, errs, saved, message)
+// detail is newDetail in the service's zone, with what a log overlaps
+// read (markRow): the detail names those logs and offers the move.
+func (h *Handlers) detail(c *fiber.Ctx, e models.Event, values url.Values, errs models.FieldErrors, saved, message string) detailView {
+	d := newDetail(e, h.svc.Zone(), values, errs, saved, message)
+	h.markRow(c, &d.Row)
+	return d
 }
 
 // stateItem is one read-only field of the detail.
@@ -217,28 +239,65 @@ type stateItem struct {
 
 // State is the read-only part of the detail: fields only the lifecycle changes.
 func (d detailView) State() []stateItem {
+	l := d.Row.lang()
 	return []stateItem{
-		{ID: "completed_at", Label: "Completed", Time: showTime(d.Row.CompletedAt, d.Row.Loc)},
-		{ID: "cancelled_at", Label: "Cancelled", Time: showTime(d.Row.CancelledAt, d.Row.Loc)},
-		{ID: "defer_until", Label: "Deferred until", Time: showTime(d.Row.DeferUntil, d.Row.Loc)},
+		{ID: "completed_at", Label: l.T("state_completed"), Time: showTimeIn(l, d.Row.CompletedAt, d.Row.Loc)},
+		{ID: "cancelled_at", Label: l.T("state_cancelled"), Time: showTimeIn(l, d.Row.CancelledAt, d.Row.Loc)},
+		{ID: "defer_until", Label: l.T("field_defer_until"), Time: showTimeIn(l, d.Row.DeferUntil, d.Row.Loc)},
 	}
 }
 
 // Created is when the event was recorded.
-func (d detailView) Created() *localTime { return showTime(&d.Row.CreatedAt, d.Row.Loc) }
+func (d detailView) Created() *localTime {
+	return showTimeIn(d.Row.lang(), &d.Row.CreatedAt, d.Row.Loc)
+}
 
 // ReactivateTo names the status a reactivate would restore.
 func (d detailView) ReactivateTo() string {
 	if d.Row.UndoStatus == nil {
 		return ""
 	}
-	return statusLabel(*d.Row.UndoStatus)
+	return statusLabel(d.Row.lang(), *d.Row.UndoStatus)
 }
 
 // otherError is a field error the form shows above its fields: the API's
 // field name (Field), the form's word for it (Label), the message in the
 // form's words.
-type otherError struct{ Field, Label, Message string }
+type otherError struct {
+	Field, Label, Message string
+	Code                  models.Code
+	Says                  i18n.Msg // the message from the catalogue, when it is one
+}
+
+// pageDate is a date a message fills in, written in the page's language
+// when the template runs (the ta function, templates.go).
+type pageDate struct {
+	t    time.Time // in the page's zone
+	year bool      // with the year
+}
+
+// fieldLabelIn is fieldLabel in l: the catalogue's field_ and the name.
+func fieldLabelIn(l *i18n.Lang, name string) string {
+	if l != i18n.English && l.Has("field_"+name) {
+		return l.T("field_" + name)
+	}
+	return fieldLabel(name)
+}
+
+// fieldErrorIn is a field error's message msg (its English, in the form's
+// words, inLabels) in l: English keeps the message as the API wrote it;
+// another language writes the catalogue message says when the error has
+// one (the capture grammar's refusals), else says what its code means
+// (error_ and the code).
+func fieldErrorIn(l *i18n.Lang, code models.Code, msg string, says i18n.Msg) string {
+	if l != i18n.English && !says.IsZero() {
+		return says.In(l)
+	}
+	if l == i18n.English || !l.Has("error_"+code.String()) {
+		return msg
+	}
+	return l.T("error_" + code.String())
+}
 
 // fieldLabel is a field's name as the form labels it ("Start" for
 // start_at), else the name itself.

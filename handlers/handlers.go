@@ -22,6 +22,7 @@ import (
 
 	"events/app"
 	"events/docs"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -42,6 +43,9 @@ type Options struct {
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	TrustedProxies                         []string
 	NotesURL                               string // the sidebar's Notes entry; default /notes
+	// Language is the pages' language for a browser that asks for none of
+	// the catalogue's (EVENTS_LANGUAGE); default English. See language.go.
+	Language *i18n.Lang
 	// Auth: not Enabled serves only loopback clients (EVENTS_AUTH=off:
 	// everyone); nil authenticates nothing (tests that embed the handlers).
 	Auth   *app.Auth
@@ -67,6 +71,15 @@ type Options struct {
 	ExportTimeout time.Duration
 	// MaxExports is how many exports run at once (default DefaultMaxExports).
 	MaxExports int
+	// Backups, when set, tells /readyz the newest backup the service took
+	// itself.
+	Backups func() BackupStatus
+}
+
+// BackupStatus is the state of the service's own backups.
+type BackupStatus struct {
+	Last  time.Time     // when the newest backup was written; zero: none yet
+	Every time.Duration // EVENTS_BACKUP_EVERY
 }
 
 // Handlers serves the routes over one app.Service.
@@ -81,18 +94,25 @@ type Handlers struct {
 	admission, logins *admission
 	// exports holds a token per export running (export.go)
 	exports chan struct{}
-	// views are the templates (templates.go), for the answers that draw
-	// their rows beside them (splice.go)
-	views fiber.Views
+	// ahead paces the logins checked ahead of the queue (auth.go)
+	ahead loginLane
+	// searches counts the searches running per credential (searchcap.go)
+	searches searchSlots
+	// views are the templates (templates.go) of each language, for the
+	// answers that draw their rows beside them (splice.go)
+	views map[*i18n.Lang]fiber.Views
 }
 
-// New returns the Fiber app of the service, its templates loaded and checked.
-func New(svc *app.Service, opts Options) (*fiber.App, error) {
+// setDefaults fills in each option left zero with its default.
+func (opts *Options) setDefaults() {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	if opts.NotesURL == "" {
 		opts.NotesURL = defaultNotesURL
+	}
+	if opts.Language == nil {
+		opts.Language = i18n.English
 	}
 	for _, d := range []struct {
 		p   *time.Duration
@@ -119,6 +139,11 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 	if opts.LoginsPerMinute <= 0 {
 		opts.LoginsPerMinute = DefaultLoginsPerMinute
 	}
+}
+
+// New returns the Fiber app of the service, its templates loaded and checked.
+func New(svc *app.Service, opts Options) (*fiber.App, error) {
+	opts.setDefaults()
 	h := &Handlers{svc: svc, opts: opts, log: opts.Logger, admission: newAdmission(opts.MaxInFlight, opts.QueueWait),
 		logins: newAdmission(opts.LoginSlots, opts.QueueWait), exports: make(chan struct{}, opts.MaxExports)}
 	files, err := embeddedAssets()
@@ -126,14 +151,17 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 		return nil, err
 	}
 	h.static = files
-	engine, err := newEngine(svc.Location(), files)
-	if err != nil {
-		return nil, err
+	h.views = make(map[*i18n.Lang]fiber.Views)
+	for _, l := range i18n.Langs() {
+		engine, err := newEngine(l, svc.Zone(), files)
+		if err != nil {
+			return nil, err
+		}
+		h.views[l] = engine
 	}
-	h.views = engine
 	f := fiber.New(fiber.Config{
 		AppName:                 "events",
-		Views:                   engine,
+		Views:                   h.views[opts.Language], // c.Render: the default language; answers use h.page (language.go)
 		ErrorHandler:            h.errorHandler,
 		JSONEncoder:             models.EncodeJSON,
 		BodyLimit:               BodyLimit,
@@ -178,6 +206,7 @@ func New(svc *app.Service, opts Options) (*fiber.App, error) {
 // routes is the whole surface of the service, on one page.
 func (h *Handlers) routes(f *fiber.App) {
 	f.Use(requestID)
+	f.Use(h.language) // the pages' language (language.go)
 	f.Use(h.logRequests)
 	f.Use(h.compress)
 	f.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: h.logPanic}))
@@ -190,13 +219,14 @@ func (h *Handlers) routes(f *fiber.App) {
 	f.Get("/readyz", h.readyz)
 	f.Use("/static/", h.static.serve) // hashed, cached and compressed once (assets.go)
 	route(f, "/api/openapi.json", map[string]fiber.Handler{"GET": openAPI})
-	route(f, "/problems/:type", map[string]fiber.Handler{"GET": problemPage}) // the pages of the problem types (problems.go)
+	route(f, "/problems/:type", map[string]fiber.Handler{"GET": h.problemPage}) // the pages of the problem types (problems.go)
 
 	// Without a password or a token, only this machine is served (auth.go).
 	f.Use(h.loopbackOnly)
 	// A login checks its password in a login slot (LoginSlots), never in a
 	// work slot: a flood of logins leaves the work slots to the owner. The
 	// login page is work like any other page.
+	route(f, "/language/:code", map[string]fiber.Handler{"GET": h.chooseLanguage}) // the sidebar's links (language.go)
 	route(f, "/login", map[string]fiber.Handler{
 		"GET":  func(c *fiber.Ctx) error { return h.inSlot(c, func() error { return h.loginPage(c) }) },
 		"POST": h.login,
@@ -230,6 +260,7 @@ func (h *Handlers) routes(f *fiber.App) {
 	}
 	route(api, "/summary", map[string]fiber.Handler{"GET": h.summary}) // before /:id too
 	route(api, "/export", map[string]fiber.Handler{"GET": h.export})   // before /:id
+	route(f, pathNames, map[string]fiber.Handler{"GET": h.names})      // before /:id
 	route(api, "/:id", map[string]fiber.Handler{"GET": h.get, "PATCH": h.patch})
 	route(api, "/:id/history", map[string]fiber.Handler{"GET": h.history})
 	for _, op := range models.Ops {
@@ -278,7 +309,20 @@ func (h *Handlers) readyz(c *fiber.Ctx) error {
 	if err := h.svc.Ping(ctx); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "ready"})
+	if h.opts.Backups == nil {
+		return c.JSON(fiber.Map{"status": "ready"})
+	}
+	// The newest backup's age, and stale when it is older than twice the
+	// interval: the database answers, but the backups fail.
+	b := h.opts.Backups()
+	backup := fiber.Map{"every_seconds": int64(b.Every / time.Second), "last": nil, "age_seconds": nil, "stale": false}
+	if !b.Last.IsZero() {
+		age := time.Since(b.Last)
+		backup["last"] = b.Last.UTC().Format(time.RFC3339)
+		backup["age_seconds"] = int64(age / time.Second)
+		backup["stale"] = age > 2*b.Every
+	}
+	return c.JSON(fiber.Map{"status": "ready", "backup": backup})
 }
 
 // deadline gives every request the configured deadline; database

@@ -33,6 +33,7 @@ const (
 	toRow pageTarget = iota
 	toDetail
 	toNewForm
+	toNotice // the sentence above a tab about what a line just made (captureplace.go)
 )
 
 func targetOf(c *fiber.Ctx) pageTarget {
@@ -41,6 +42,8 @@ func targetOf(c *fiber.Ctx) pageTarget {
 		return toDetail
 	case "form#" + idNewForm:
 		return toNewForm
+	case "p#" + idNotice:
+		return toNotice
 	}
 	return toRow
 }
@@ -75,7 +78,7 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 			return err
 		}
 		c.Status(p.Status)
-		return c.Render("partials/new_form", newForm(kind, form, fields, h.svc.Location()))
+		return h.page(c, "partials/new_form", newEventForm(kind, form, fields, h.svc.Zone()))
 	}
 	if id == 0 || (p.Status != fiber.StatusConflict && p.Status != fiber.StatusUnprocessableEntity && p.Status != fiber.StatusBadRequest) {
 		return err
@@ -87,9 +90,9 @@ func (h *Handlers) refused(c *fiber.Ctx, id int64, err error) error {
 	if target == toDetail && c.Method() == fiber.MethodPatch && isFields {
 		form, _ := url.ParseQuery(string(c.Body()))
 		c.Status(p.Status)
-		return c.Render("partials/detail", h.detail(e, form, fields, "", ""))
+		return h.page(c, "partials/detail", h.detail(c, e, form, fields, "", ""))
 	}
-	return h.sendEvent(c, p.Status, e, "", sentence(p.Detail))
+	return h.sendEvent(c, p.Status, e, "", sentence(problemIn(h.lang(c), p).Detail))
 }
 
 // sentence starts s with a capital letter.

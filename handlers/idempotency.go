@@ -4,7 +4,10 @@
 package handlers
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -72,7 +75,8 @@ func (h *Handlers) credential(c *fiber.Ctx) string {
 }
 
 // fingerprint identifies the request a key was first sent with: its
-// address, its media type, its body and, when given, the ?tz= a capture
+// address, its media type, its body (a JSON body by its meaning: its
+// canonical form, whatever the order of keys or the spacing) and, when given, the ?tz= a capture
 // text is read in (the same text in another zone is another event). The
 // create's address is left out, so the fingerprints recorded before the
 // other writes took keys (when only the create did) still match; every
@@ -80,13 +84,23 @@ func (h *Handlers) credential(c *fiber.Ctx) string {
 // can (a create's starts with its media type).
 func fingerprint(c *fiber.Ctx) [32]byte {
 	h := sha256.New()
-	if c.Method() != fiber.MethodPost || c.Path() != "/api/events" {
+	isCreate := c.Method() == fiber.MethodPost && c.Path() == "/api/events"
+	if !isCreate {
 		h.Write([]byte(c.Method() + " " + c.Path()))
 		h.Write([]byte{0})
 	}
-	h.Write([]byte(mediaType(c)))
+	mt, body := mediaType(c), c.Body()
+	if mt == fiber.MIMEApplicationJSON {
+		body = canonicalJSON(body)
+	}
+	if !isCreate && (len(body) == 0 || string(body) == "{}") && (mt == "" || mt == fiber.MIMEApplicationJSON) {
+		// an operation or a PATCH without a body, or with an empty
+		// object: the same request
+		mt, body = "", nil
+	}
+	h.Write([]byte(mt))
 	h.Write([]byte{0})
-	h.Write(c.Body())
+	h.Write(body)
 	if tz := c.Request().URI().QueryArgs().Peek("tz"); tz != nil {
 		h.Write([]byte{0})
 		h.Write(tz)
@@ -147,4 +161,24 @@ func (h *Handlers) createOnce(c *fiber.Ctx, key string, in models.Input) error {
 		return h.replay(c, rec, func(e models.Event) error { return h.created(c, app.Created{Event: e}) })
 	}
 	return h.created(c, made)
+}
+
+// canonicalJSON is a JSON body in one spelling: keys sorted, no spaces,
+// strings and numbers as they read (a number's digits kept). A body that
+// does not parse is itself: the request is refused whatever its key.
+func canonicalJSON(body []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return body
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }

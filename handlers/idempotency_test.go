@@ -164,7 +164,11 @@ func TestIdempotencyKeyRepeatWhileRunningIs409(t *testing.T) {
 		return n > 0
 	})
 	start := time.Now()
-	s.json("POST", "/api/events", body, keyed, "slow").typed(t, http.StatusConflict, "idempotency-in-flight")
+	inFlight := s.json("POST", "/api/events", body, keyed, "slow")
+	inFlight.typed(t, http.StatusConflict, "idempotency-in-flight")
+	if ra := inFlight.Header.Get("Retry-After"); ra != "1" {
+		t.Errorf("the 409 of a key in flight has Retry-After %q, want 1", ra)
+	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the 409 took %s: the repeat waited for the first", d)
 	}
@@ -360,7 +364,7 @@ func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
 		t.Errorf("repeats wrote: %d events, %d history rows; want %d, %d", ev, r, events, rows)
 	}
 	// without the key, a second complete is still refused
-	s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusConflict)
+	s.json("POST", path(e.ID, "complete"), "").problem(t, http.StatusConflict, "status")
 	// the key on another address, or another event: 422, nothing written
 	s.json("POST", path(e.ID, "reactivate"), "", keyed, "done-1").problem(t, http.StatusUnprocessableEntity, "Idempotency-Key")
 	other := s.create(`{"kind":"task","title":"Other"}`)
@@ -399,7 +403,7 @@ func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
 	s.json("POST", path(other.ID, "cancel"), "", keyed, "cancel-1").want(t, http.StatusOK)
 	// a refused write records nothing: the key may be sent again once the
 	// request is right
-	s.json("POST", path(other.ID, "complete"), "", keyed, "late-1").problem(t, http.StatusConflict)
+	s.json("POST", path(other.ID, "complete"), "", keyed, "late-1").problem(t, http.StatusConflict, "status")
 	s.json("POST", path(other.ID, "reactivate"), "", keyed, "late-2").want(t, http.StatusOK)
 	s.json("POST", path(other.ID, "complete"), "", keyed, "late-1").want(t, http.StatusOK)
 	hist := changeKinds(s.history(other.ID))

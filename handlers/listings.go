@@ -29,13 +29,13 @@ type listing struct {
 // listings are the listings of the API, in the order of the tabs.
 var listings = []listing{
 	{Name: models.ListToday, Path: "/today", Run: (*app.Service).Today,
-		Tab: &tab{Name: "today", Label: "Today", Empty: "Nothing for today: no entries, no tasks due or overdue."}},
+		Tab: &tab{Name: "today", Label: "tab_today", Empty: "tab_empty_today"}},
 	{Name: models.ListInbox, Path: "/inbox", Run: (*app.Service).Inbox,
-		Tab: &tab{Name: "inbox", Label: "Inbox", Empty: "The inbox is empty: every open task has a date."}},
+		Tab: &tab{Name: "inbox", Label: "tab_inbox", Empty: "tab_empty_inbox"}},
 	{Name: models.ListEvents, Path: "", Run: (*app.Service).List,
-		Tab: &tab{Name: "upcoming", Label: "Upcoming", Empty: "Nothing planned in the next 14 days.", Query: upcoming}},
+		Tab: &tab{Name: "upcoming", Label: "tab_upcoming", Empty: "tab_empty_upcoming", Query: upcoming}},
 	{Name: models.ListActivity, Path: "/activity", Run: (*app.Service).Activity,
-		Tab: &tab{Name: "activity", Label: "Activity", Empty: "No activity recorded in the last seven days. Record one above."}},
+		Tab: &tab{Name: "activity", Label: "tab_activity", Empty: "tab_empty_activity"}},
 }
 
 // apiPath is the listing's full address.

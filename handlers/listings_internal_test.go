@@ -6,6 +6,7 @@ package handlers
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +55,49 @@ func TestListingRegistry(t *testing.T) {
 	want := strings.Join(tabList[:len(tabList)-1], ", ") + " or " + tabList[len(tabList)-1]
 	if got := tabNames(); got != want {
 		t.Errorf("tabNames() = %q, want %q", got, want)
+	}
+}
+
+// The query parameters the document gives each listing's GET are the
+// ones models reads for it (listParams), no more and no fewer: the
+// generator writes them where the path in docs/openapi-source.json says
+// {"$listing": name}, so a path that names no listing, or another, or
+// lists parameters by hand, fails here.
+func TestListingParametersAreDocumented(t *testing.T) {
+	t.Parallel()
+	type param struct {
+		Ref  string `json:"$ref"`
+		Name string `json:"name"`
+		In   string `json:"in"`
+	}
+	var doc struct {
+		Paths map[string]struct {
+			Get struct {
+				Parameters []param `json:"parameters"`
+			} `json:"get"`
+		} `json:"paths"`
+		Components struct {
+			Parameters map[string]param `json:"parameters"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(docs.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range listings {
+		var got []string
+		for _, p := range doc.Paths[l.apiPath()].Get.Parameters {
+			if p.Ref != "" {
+				p = doc.Components.Parameters[strings.TrimPrefix(p.Ref, "#/components/parameters/")]
+			}
+			if p.In == "query" {
+				got = append(got, p.Name)
+			}
+		}
+		want := models.ListParams(l.Name)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("docs/openapi-source.json: GET %s takes the query parameters %v; models/query.go reads %v", l.apiPath(), got, want)
+		}
 	}
 }

@@ -109,8 +109,10 @@ func TestLoginLimitCountsAnIPv6NetworkAsOneClient(t *testing.T) {
 
 // TestLoginsWaitTheirTurnBeyondTheGlobalLimit: across all clients, the
 // failed logins a minute beyond LoginsPerMinute wait their turn. With 2 a
-// minute, two failures from two addresses pass; a third address's login,
-// though its own count is zero, is refused at once with 503, Retry-After
+// minute, two failures from two addresses pass; a third address's first
+// login is checked ahead of the queue (once a window, LoginAheadEvery
+// apart); its next, though its own count is low, is refused at once with
+// 503, Retry-After
 // (its turn is 30 s away, beyond the 5 s a login waits) and a sentence, its
 // password unchecked: the right password too. Those refusals do not count
 // against the address. A turn a second or so away is waited for, and then
@@ -124,9 +126,14 @@ func TestLoginsWaitTheirTurnBeyondTheGlobalLimit(t *testing.T) {
 			t.Fatalf("failure %d: %d %v", i+1, a.status, a.err)
 		}
 	}
-	// LoginAttempts+1 refusals from one address: none counts against it,
+	for _, from := range []string{"192.0.2.3", "192.0.2.4"} {
+		if a := loginFrom(client, base, from, "wrong"); a.status != http.StatusUnauthorized {
+			t.Fatalf("the first login of %s, checked ahead of the queue: %d %v", from, a.status, a.err)
+		}
+	}
+	// LoginAttempts refusals from one address: none counts against it,
 	// since no password was checked.
-	for _, password := range append(slices.Repeat([]string{"wrong"}, handlers.LoginAttempts), ownerPassword) {
+	for _, password := range append(slices.Repeat([]string{"wrong"}, handlers.LoginAttempts-1), ownerPassword) {
 		a := loginFrom(client, base, "192.0.2.3", password)
 		if a.status != http.StatusServiceUnavailable || a.retryAfter == "" || a.retryAfter == "0" || a.took > 3*time.Second {
 			t.Errorf("a login beyond the pace (%q): %d, Retry-After %q after %v; want 503 at once with Retry-After", password, a.status, a.retryAfter, a.took)

@@ -38,7 +38,8 @@ type detailPage struct {
 	History historyView
 }
 
-// kindChoice is one entry of /events/new's kind chooser.
+// kindChoice is one entry of /events/new's kind chooser; Label and Hint
+// are the ids of its words in the catalogue.
 type kindChoice struct {
 	Kind     models.Kind
 	Label    string
@@ -52,11 +53,11 @@ func kindChoices(selected models.Kind) []kindChoice {
 		kind models.Kind
 		hint string
 	}{
-		{models.KindTask, "something to do, with a due time or none"},
-		{models.KindCalendarEvent, "something at a time: a meeting, a day off"},
-		{models.KindActivityLog, "something done, now or earlier"},
+		{models.KindTask, "kind_hint_task"},
+		{models.KindCalendarEvent, "kind_hint_calendar_event"},
+		{models.KindActivityLog, "kind_hint_activity_log"},
 	} {
-		choices = append(choices, kindChoice{Kind: c.kind, Label: sentence(kindNames[c.kind]), Hint: c.hint, Selected: c.kind == selected})
+		choices = append(choices, kindChoice{Kind: c.kind, Label: "kind_choice_" + string(c.kind), Hint: c.hint, Selected: c.kind == selected})
 	}
 	return choices
 }
@@ -79,7 +80,7 @@ func (h *Handlers) eventsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if values.Has("project_tag") {
+	if values.Has("project_tag") || values.Has("label") {
 		return h.tagPage(c, values) // a tag's listing: tagview.go
 	}
 	name := "today"
@@ -115,6 +116,9 @@ func (h *Handlers) tabView(c *fiber.Ctx, slots *rowSlots, current tab) (tabbedVi
 	if err != nil {
 		return tabbedView{}, nil, err
 	}
+	if err := h.markOverlaps(c, slots, page.Items); err != nil {
+		return tabbedView{}, nil, err
+	}
 	next := more(current.Path, q, page.NextCursor)
 	var view tabbedView
 	switch current.Name {
@@ -145,7 +149,7 @@ func (h *Handlers) detailPage(c *fiber.Ctx) error {
 		return err
 	}
 	id := e.ID
-	q, err := models.ParseListQuery(models.ListHistory, url.Values{}, h.svc.Location())
+	q, err := models.ParseListQuery(models.ListHistory, url.Values{}, h.svc.Zone())
 	if err != nil {
 		return err
 	}
@@ -153,14 +157,14 @@ func (h *Handlers) detailPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	title := shown(e.Title)
-	if title == "" {
-		title = "Untitled " + kindNames[e.Kind]
+	title := isolated(e.Title)
+	if e.Title == "" {
+		title = h.lang(c).T("untitled_kind", "Kind", h.lang(c).T("kind_name_"+string(e.Kind)))
 	}
-	return c.Render("pages/detail", detailPage{
+	return h.page(c, "pages/detail", detailPage{
 		chrome: h.chrome(c, title),
-		Detail: h.detail(e, nil, nil, "", ""),
-		History: historyView{ID: id, Items: history.Items, Loc: h.svc.Location(),
+		Detail: h.detail(c, e, nil, nil, "", ""),
+		History: historyView{ID: id, Items: history.Items, Loc: h.svc.Zone(),
 			More: more("/api/events/"+itoa(id)+"/history", url.Values{}, history.NextCursor)},
 	})
 }
@@ -181,25 +185,25 @@ func (h *Handlers) newPage(c *fiber.Ctx) error {
 			return models.BadRequest("kind", models.CodeBadFormat, "must be task, calendar_event or activity_log")
 		}
 	}
-	page := newPage{chrome: h.chrome(c, "New event"), Kinds: kindChoices(kind)}
+	page := newPage{chrome: h.chrome(c, "new_event"), Kinds: kindChoices(kind)}
 	if kind != "" {
-		form := newForm(kind, nil, nil, h.svc.Location())
+		form := newEventForm(kind, nil, nil, h.svc.Zone())
 		form.Fields[0].Autofocus = true // the title: the person starts typing at once
 		page.Form = &form
-		page.Title = "New " + kindNames[kind]
+		page.Title = h.lang(c).T("new_kind", "Kind", h.lang(c).T("kind_name_"+string(kind)))
 	}
 	if fragment(c) && page.Form != nil {
-		return c.Render("partials/new_form", *page.Form)
+		return h.page(c, "partials/new_form", *page.Form)
 	}
-	return c.Render("pages/new", page)
+	return h.page(c, "pages/new", page)
 }
 
 // notesPage: GET /notes, while EVENTS_NOTES_URL is not set: what the
 // sidebar's Notes entry is for and how to point it at the notes.
 func (h *Handlers) notesPage(c *fiber.Ctx) error {
-	ch := h.chrome(c, "Notes")
+	ch := h.chrome(c, "nav_notes")
 	ch.Nav = "notes"
-	return c.Render("pages/notes", ch)
+	return h.page(c, "pages/notes", ch)
 }
 
 // itoa is strconv.FormatInt for ids.

@@ -236,7 +236,7 @@ func TestDetailPage(t *testing.T) {
 		t.Errorf("task edit form fields = %v, want %v", got, want)
 	}
 	for _, want := range []string{
-		`value="2026-11-25T09:00"`, // due_at in the page's zone, at the form's precision
+		`value="2026-11-25 09:00"`, // due_at in the page's zone, a 24-hour time at the form's precision
 		`<option value="2" selected>`,
 		`value="home"`,
 		`<dd id="status" class="status status-done">done</dd>`,
@@ -515,5 +515,23 @@ func TestPagesPartsDrawnOnce(t *testing.T) {
 		if tt.capture && forms != 2 || !tt.capture && forms != 0 {
 			t.Errorf("%s: %d capture lines", tt.target, forms)
 		}
+	}
+}
+
+// A log's detail page names the way out of a wrong record: the exact
+// terminal command that cancels it, and the API call (it said "an API
+// operation (see the README)", which the README did not explain).
+func TestDetailPageNamesTheWayOut(t *testing.T) {
+	s := newServer(t)
+	e := s.create(`{"kind":"activity_log","title":"wrong","started_at":"2026-11-22T09:00:00+09:00","ended_at":"2026-11-22T09:20:00+09:00"}`)
+	id := strconv.FormatInt(e.ID, 10)
+	body := s.get("/events/"+id).pageHTML(t, http.StatusOK)
+	for _, want := range []string{"<code>events cancel " + id + "</code>", "<code>POST /api/events/" + id + "/cancel</code>", "<code>events undo " + id + "</code>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the detail page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "see the README") {
+		t.Errorf("the detail page still points at the README")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -122,16 +123,42 @@ func problemTypeBySlug(slug string) *problemType {
 	return nil
 }
 
-// problemTypePage is the data of pages/problem_type.
+// problemTypePage is the data of pages/problem_type, in the page's
+// language: Name and About are the type's (English, as the API document
+// has them) or the catalogue's problem_ and its slug.
 type problemTypePage struct {
-	Type     *problemType
-	Statuses string
-	Codes    []models.CodeInfo
+	Type        *problemType
+	Name, About string
+	Statuses    string
+	Codes       []models.CodeInfo
+}
+
+// problemID is the start of the catalogue's ids of t: problem_ and its
+// slug ("problem_not_found").
+func problemID(t *problemType) string { return "problem_" + strings.ReplaceAll(t.Slug, "-", "_") }
+
+// problemTypeIn is t's page in l.
+func problemTypeIn(l *i18n.Lang, t *problemType) problemTypePage {
+	p := problemTypePage{Type: t, Name: t.Name, About: t.About}
+	id := problemID(t)
+	if l != i18n.English {
+		p.Name, p.About = l.T(id+"_name"), l.T(id+"_about")
+	}
+	if t.Codes {
+		p.Codes = models.Codes()
+		if l != i18n.English {
+			p.Codes = make([]models.CodeInfo, len(models.Codes()))
+			for i, c := range models.Codes() {
+				p.Codes[i] = models.CodeInfo{Code: c.Code, Means: l.T("error_" + c.Code.String())}
+			}
+		}
+	}
+	return p
 }
 
 // problemPage: GET /problems/{type}, the page that explains a problem
 // type, open without authentication like the document it is named in.
-func problemPage(c *fiber.Ctx) error {
+func (h *Handlers) problemPage(c *fiber.Ctx) error {
 	t := problemTypeBySlug(c.Params("type"))
 	if t == nil {
 		return fiber.ErrNotFound
@@ -140,9 +167,7 @@ func problemPage(c *fiber.Ctx) error {
 	for i, s := range t.Statuses {
 		statuses[i] = strconv.Itoa(s) + " " + statusTitle(s)
 	}
-	data := problemTypePage{Type: t, Statuses: strings.Join(statuses, ", ")}
-	if t.Codes {
-		data.Codes = models.Codes()
-	}
-	return c.Render("pages/problem_type", data)
+	data := problemTypeIn(h.lang(c), t)
+	data.Statuses = strings.Join(statuses, ", ")
+	return h.page(c, "pages/problem_type", data)
 }

@@ -86,7 +86,7 @@ func TestRefusalsNameTheirTypeAndCodes(t *testing.T) {
 		// 400 malformed: a body, then parameters and headers with codes
 		post("body that does not parse", "/api/events", `{"kind":`, 400, "malformed"),
 		get("unknown parameter", "/api/events?colour=red", 400, "malformed", "colour:unknown_field"),
-		get("parameter twice", "/api/events?kind=task&kind=task", 400, "malformed", "kind:repeated"),
+		get("parameter twice", "/api/events?limit=1&limit=2", 400, "malformed", "limit:repeated"),
 		get("limit not a number", "/api/events?limit=ten", 400, "malformed", "limit:bad_format"),
 		get("limit too large", "/api/events?limit=1001", 400, "malformed", "limit:out_of_range"),
 		get("search too long", "/api/events?q="+strings.Repeat("a", 201), 400, "malformed", "q:too_long"),
@@ -100,7 +100,7 @@ func TestRefusalsNameTheirTypeAndCodes(t *testing.T) {
 		get("an id that is not a number", "/api/events/abc", 404, "not-found"),
 		get("nothing at this address", "/api/nothing", 404, "not-found"),
 		{name: "a method not served", method: "DELETE", target: path(task.ID), status: 405, slug: "method-not-allowed"},
-		post("complete twice", path(done.ID, "complete"), "", 409, "illegal-transition"),
+		post("complete twice", path(done.ID, "complete"), "", 409, "illegal-transition", "status:illegal_step"),
 		post("an overlap refused", "/api/events", `{"kind":"activity_log","text":"code review 45m","overlap":"refuse"}`, 409, "overlap"),
 		post("overlap for a task", "/api/events", `{"kind":"task","title":"x","overlap":"refuse"}`, 422, "validation", "overlap:not_allowed_for_kind"),
 		post("same source twice", "/api/events", `{"kind":"task","title":"Again","source":"email","source_ref":"m-1"}`, 409, "duplicate-source"),
@@ -147,8 +147,8 @@ func TestLoginPaceIsOverloaded(t *testing.T) {
 	t.Parallel()
 	_, base := loginServer(t, 4, func(o *handlers.Options) { o.LoginsPerMinute = 2 })
 	client := noRedirect()
-	for _, from := range []string{"192.0.2.1", "192.0.2.2"} {
-		loginFrom(client, base, from, "wrong")
+	for _, from := range []string{"192.0.2.1", "192.0.2.2", "192.0.2.3"} {
+		loginFrom(client, base, from, "wrong") // the third checked ahead of the queue
 	}
 	req, _ := http.NewRequest("POST", base+"/login", strings.NewReader("password=wrong"))
 	req.Header.Set("Content-Type", formType)

@@ -46,13 +46,27 @@ func plainText(s string) bool {
 // /api/events/{id}): 400 naming the first parameter, as a listing refuses
 // a parameter it does not take.
 func noQuery(c *fiber.Ctx) error {
+	_, err := onlyQuery(c)
+	return err
+}
+
+// onlyQuery is the query string of an address that takes only the
+// parameters names: any other is 400 naming it (the first by name), as a
+// listing refuses a parameter it does not take. A write checks its query
+// before anything is written.
+func onlyQuery(c *fiber.Ctx, names ...string) (url.Values, error) {
 	q, err := queryValues(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if len(q) == 0 {
-		return nil
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(names, name) {
+			takes := "none"
+			if len(names) > 0 {
+				takes = strings.Join(names, ", ")
+			}
+			return nil, models.BadRequest(name, models.CodeUnknownField, "is not a parameter of this address (it takes %s)", takes)
+		}
 	}
-	names := slices.Sorted(maps.Keys(q))
-	return models.BadRequest(names[0], models.CodeUnknownField, "is not a parameter of this address (it takes none)")
+	return q, nil
 }

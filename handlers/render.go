@@ -21,9 +21,9 @@ func (h *Handlers) sendEvent(c *fiber.Ctx, status int, e models.Event, saved, me
 	setETag(c, e) // the event's validator, on every answer with one event (etag.go)
 	if fragment(c) {
 		if targetOf(c) == toDetail {
-			return c.Render("partials/detail", h.detail(e, nil, nil, saved, message))
+			return h.page(c, "partials/detail", h.detail(c, e, nil, nil, saved, message))
 		}
-		return sendRow(c, h.row(e, message))
+		return sendRow(c, h.row(c, e, message))
 	}
 	return c.JSON(e)
 }
@@ -36,6 +36,9 @@ func (h *Handlers) sendList(c *fiber.Ctx, page app.Page[models.Event], more stri
 			return err // a later page of Upcoming or Activity, by day (daygroups.go)
 		}
 		var slots rowSlots
+		if err := h.markOverlaps(c, &slots, page.Items); err != nil {
+			return err
+		}
 		rows := h.rows(&slots, page.Items)
 		return h.render(c, &slots, "partials/event_rows", listView{Rows: rows, More: more})
 	}
@@ -64,6 +67,10 @@ func sendPage(c *fiber.Ctx, page app.Page[models.Event]) error {
 		b = append(b, "null"...)
 	} else {
 		b = models.AppendJSONString(b, *page.NextCursor)
+	}
+	if page.NextToken != nil {
+		b = append(b, `,"next_token":`...)
+		b = models.AppendJSONString(b, *page.NextToken)
 	}
 	b = append(b, "}\n"...)
 	sendPooled(c, fiber.MIMEApplicationJSON, &pageBuffers, bp, b)

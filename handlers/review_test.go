@@ -281,6 +281,8 @@ func TestReviewPageDrawsTheSummary(t *testing.T) {
 		`work 1 h 30 min</li>`, `no project 40 min</li>`, `ops 30 min</li>`,
 		`<a href="/events/` + strconv.FormatInt(ids["work"], 10) + `">Write the report</a> <span class="span">2 h</span>`,
 		`<time datetime="2026-11-20T14:30:00.000000Z">23:30–Sat 00:30</time>`,
+		// a log across midnight: each day its own piece, the whole named
+		`">야간 배포</a> <span class="span">30 min of 1 h</span>`,
 	} {
 		if !strings.Contains(fri, want) {
 			t.Errorf("Friday lacks %s:\n%s", want, fri)
@@ -291,6 +293,7 @@ func TestReviewPageDrawsTheSummary(t *testing.T) {
 	for _, want := range []string{
 		`<time datetime="2026-11-20T14:30:00.000000Z">Fri 23:30–00:30</time> <a href="/events/` + strconv.FormatInt(ids["night"], 10) + `">야간 배포</a>`,
 		`<span class="what">Done</span>`, `<a href="/events/` + strconv.FormatInt(ids["done"], 10) + `">Pay rent</a>`,
+		`">야간 배포</a> <span class="span">30 min of 1 h</span>`,
 	} {
 		if !strings.Contains(sat, want) {
 			t.Errorf("Saturday lacks %s:\n%s", want, sat)
@@ -399,5 +402,55 @@ func TestReviewPageOfAWeekAheadIsAPlan(t *testing.T) {
 	}
 	if sum := s.summary("from=2026-11-23T00:00:00%2B09:00&to=2026-11-30T00:00:00%2B09:00"); sum.Days[1].TasksDue != 1 || sum.Total.TasksDue != 1 {
 		t.Errorf("summary tasks_due: %+v", sum.Total)
+	}
+}
+
+// The review's shown parts add up to its shown totals (DESIGN.md, Summary,
+// Shown minutes): a day of two 90-second logs of two projects is 3 min,
+// its projects 2 min and 1 min (both were "2 min"), and the window's total
+// and projects are the sums of its days' (the window said 6 min beside
+// days of 3, 2 and 2).
+func TestReviewPartsAddUpToTheirTotals(t *testing.T) {
+	s := newServer(t)
+	for _, l := range []string{
+		`"started_at":"2026-11-16T09:00:00+09:00","ended_at":"2026-11-16T09:01:30+09:00","project_tag":"a"`,
+		`"started_at":"2026-11-16T10:00:00+09:00","ended_at":"2026-11-16T10:01:30+09:00","project_tag":"b"`,
+		`"started_at":"2026-11-17T10:00:00+09:00","ended_at":"2026-11-17T10:01:30+09:00","project_tag":"a"`,
+		`"started_at":"2026-11-18T10:00:00+09:00","ended_at":"2026-11-18T10:01:30+09:00","project_tag":"b"`,
+	} {
+		s.create(`{"kind":"activity_log","title":"x",` + l + `}`)
+	}
+	body := s.review("")
+	if !strings.Contains(body, `<span id="review-logged">7 min</span>`) {
+		t.Errorf("the window's total is not 7 min (3 + 2 + 2):\n%s", body)
+	}
+	for _, want := range []string{`<bdi>a</bdi></a></span> <span class="legend-time">4 min</span>`, `<bdi>b</bdi></a></span> <span class="legend-time">3 min</span>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the legend lacks %s", want)
+		}
+	}
+	mon := dayBlock(t, body, "2026-11-16")
+	for _, want := range []string{`data-seconds="180">3 min</span>`, `a 2 min</li>`, `b 1 min</li>`} {
+		if !strings.Contains(mon, want) {
+			t.Errorf("Monday lacks %s:\n%s", want, mon)
+		}
+	}
+}
+
+// The review's Plan counts entries, not days: a three-day holiday is one
+// calendar entry of the week's plan (it said 3), while each of its days
+// lists it in its own plan.
+func TestReviewPlanCountsEntries(t *testing.T) {
+	s := newServer(t) // now: Sunday 22 Nov 12:00 in Seoul
+	s.create(`{"kind":"calendar_event","title":"휴가","start_at":"2026-11-25T00:00:00+09:00","end_at":"2026-11-28T00:00:00+09:00","all_day":true}`)
+	s.create(`{"kind":"calendar_event","title":"치과","start_at":"2026-11-24T15:00:00+09:00","end_at":"2026-11-24T16:00:00+09:00"}`)
+	body := s.review("?from=2026-11-23&to=2026-11-30")
+	if !strings.Contains(body, `<span id="review-plan">2 calendar entries</span>`) {
+		t.Errorf("the week's plan does not count 2 entries:\n%s", body)
+	}
+	for _, day := range []string{"2026-11-25", "2026-11-26", "2026-11-27"} {
+		if !strings.Contains(dayBlock(t, body, day), "휴가") {
+			t.Errorf("%s does not plan the holiday", day)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -90,8 +91,8 @@ func (r rowView) UndoNoteHTML() template.HTML { return template.HTML(appendUndoN
 // which the list's sum evens out.
 func rowBytes(r *rowView) int {
 	n := 700 + 2*len(r.Title) + len(r.Message) + len(r.Note) + len(r.UndoNote)
-	if r.Fix != nil {
-		n += 400
+	if r.Overlaps != nil {
+		n += 600
 	}
 	if len(r.Ops) > 0 {
 		n += 800 // the buttons; the defer menu is at the page's foot
@@ -102,6 +103,7 @@ func rowBytes(r *rowView) int {
 // sendRow answers r drawn alone: the answer to a lifecycle button or to a
 // refused change of the row.
 func sendRow(c *fiber.Ctx, r rowView) error {
+	r.L = langOf(c)
 	bp := rowBuffers.Get().(*[]byte)
 	sendPooled(c, fiber.MIMETextHTMLCharsetUTF8, &rowBuffers, bp, appendRow((*bp)[:0], &r))
 	return nil
@@ -109,11 +111,55 @@ func sendRow(c *fiber.Ctx, r rowView) error {
 
 var rowBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// appendRow appends r drawn as li.event-row.
+// appendRow appends r drawn as li.event-row: its opening tag, the kind
+// and title, the meta line, then the buttons and the notes.
 func appendRow(b []byte, r *rowView) []byte {
 	overdue := r.IsOverdue()
+	b = appendRowTag(b, r, overdue)
+	b = append(b, `<div class="row-main"><span class="kind kind-`...)
+	b = appendEscaped(b, string(r.Kind))
+	b = append(b, `">`...)
+	b = appendEscaped(b, r.KindLabel())
+	b = append(b, `</span> <a class="title" href="/events/`...)
+	b = strconv.AppendInt(b, r.ID, 10)
+	b = append(b, `" dir="auto">`...)
+	title := r.ShownTitle()
+	if r.Title == "" {
+		b = appendEscaped(b, r.lang().T("untitled"))
+	} else {
+		b = appendEscaped(b, title)
+	}
+	b = append(b, `</a></div><div class="row-meta">`...)
+	b = appendRowTimes(b, r)
+	b = appendRowMarks(b, r, overdue)
+	b = append(b, "</div>"...)
+	b = appendOps(b, r, title)
+	if r.Message != "" {
+		b = append(b, `<p class="message" role="status">`...)
+		b = appendEscaped(b, r.Message)
+		b = append(b, "</p>"...)
+	}
+	b = appendUndoNote(b, r)
+	if r.Note != "" {
+		b = append(b, `<p class="note" role="status">`...)
+		b = appendEscaped(b, r.Note)
+		b = append(b, "</p>"...)
+	}
+	if r.UndoesCreate() {
+		b = appendUndoCreate(b, r.ID, "closest li", r.lang())
+	}
+	b = appendOverlapMark(b, r)
+	return append(b, "</li>"...)
+}
+
+// appendRowTag appends the row's opening li: its id, kind, status, ETag
+// and the data flags the page's script reads.
+func appendRowTag(b []byte, r *rowView, overdue bool) []byte {
 	b = append(b, `<li class="event-row" id="event-`...)
 	b = strconv.AppendInt(b, r.ID, 10)
+	if r.Extra { // another day's piece of a log: the id stays the log's own row's
+		b = append(append(b, "-on-"...), r.Piece.Date...)
+	}
 	b = append(b, `" data-kind="`...)
 	b = appendEscaped(b, string(r.Kind))
 	b = append(b, `" data-status="`...)
@@ -134,20 +180,12 @@ func appendRow(b []byte, r *rowView) []byte {
 	if r.Past {
 		b = append(b, ` data-past="true"`...)
 	}
-	b = append(b, `><div class="row-main"><span class="kind kind-`...)
-	b = appendEscaped(b, string(r.Kind))
-	b = append(b, `">`...)
-	b = appendEscaped(b, r.KindLabel())
-	b = append(b, `</span> <a class="title" href="/events/`...)
-	b = strconv.AppendInt(b, r.ID, 10)
-	b = append(b, `" dir="auto">`...)
-	title := r.ShownTitle()
-	if r.Title == "" {
-		b = append(b, "(untitled)"...)
-	} else {
-		b = appendEscaped(b, title)
-	}
-	b = append(b, `</a></div><div class="row-meta">`...)
+	return append(b, '>')
+}
+
+// appendRowTimes appends the meta line's times: when, how long, deferred
+// until, elapsed. They start the meta line, one space apart.
+func appendRowTimes(b []byte, r *rowView) []byte {
 	meta := len(b) // the items of row-meta are one space apart
 	if start := r.SpanStart(); start != nil {
 		b = append(b, `<time datetime="`...)
@@ -156,27 +194,37 @@ func appendRow(b []byte, r *rowView) []byte {
 		b = appendWhen(b, r, *start)
 		b = append(b, "</time>"...)
 	}
-	if d, ok := logLength(r.Event); ok {
+	if _, ok := logLength(r.Event); ok {
 		b = metaSep(b, meta)
 		b = append(b, `<span class="duration">`...)
-		b = appendDuration(b, d) // digits and letters: nothing to escape
+		b = appendRowDuration(b, r) // digits and letters: nothing to escape
 		b = append(b, "</span>"...)
 	}
 	if r.Status == models.StatusDeferred && r.DeferUntil != nil {
 		b = metaSep(b, meta)
 		b = append(b, `<time class="until" datetime="`...)
 		b = models.AppendTime(b, *r.DeferUntil)
-		b = append(b, `">until `...)
-		b = appendRelTime(b, *r.DeferUntil, r.Today, r.Loc)
+		b = append(b, `">`...)
+		lang := r.lang()
+		before, after := lang.Wrap("row_until")
+		b = appendEscaped(b, before)
+		b = appendRelTime(lang, b, *r.DeferUntil, r.Today, r.Loc)
+		b = appendEscaped(b, after)
 		b = append(b, "</time>"...)
 	}
-	if r.Elapsed != "" {
+	if e := r.Elapsed(); e != "" {
 		b = metaSep(b, meta)
 		b = append(b, `<span class="elapsed">`...)
-		b = appendEscaped(b, r.Elapsed)
+		b = appendEscaped(b, e)
 		b = append(b, "</span>"...)
 	}
-	b = metaSep(b, meta)
+	return metaSep(b, meta)
+}
+
+// appendRowMarks appends the rest of the meta line: the status, overdue,
+// past, the priority, the project tag, the labels and the table's texts.
+func appendRowMarks(b []byte, r *rowView, overdue bool) []byte {
+	lang := r.lang()
 	b = append(b, `<span class="status status-`...)
 	b = appendEscaped(b, string(r.Status))
 	if !r.ShowStatus() {
@@ -186,42 +234,66 @@ func appendRow(b []byte, r *rowView) []byte {
 	b = appendEscaped(b, r.StatusLabel())
 	b = append(b, "</span>"...)
 	if overdue {
-		b = append(b, ` <span class="overdue">overdue</span>`...)
+		b = append(b, ` <span class="overdue">`...)
+		b = append(appendEscaped(b, lang.T("row_overdue")), "</span>"...)
 	}
 	if r.Past {
-		b = append(b, ` <span class="past">past</span>`...)
+		b = append(b, ` <span class="past">`...)
+		b = append(appendEscaped(b, lang.T("row_past")), "</span>"...)
 	}
 	if p := r.PriorityLabel(); p != "" {
 		b = append(b, ` <span class="priority priority-`...)
 		b = strconv.AppendInt(b, int64(r.Priority), 10)
 		b = append(b, `">`...)
-		b = appendEscaped(b, p)
-		b = append(b, " priority</span>"...)
+		before, after := lang.Wrap("row_priority")
+		b = appendEscaped(appendEscaped(appendEscaped(b, before), p), after)
+		b = append(b, "</span>"...)
 	}
 	if tag := r.Tag(); tag != "" {
 		b = append(b, ` <a class="tag" href="`...)
 		b = appendTagHref(b, *r.ProjectTag)
-		b = append(b, `" aria-label="Events tagged `...)
-		b = appendEscaped(b, tag)
+		b = append(b, `" aria-label="`...)
+		before, after := lang.Wrap("events_tagged")
+		b = appendEscaped(appendEscaped(appendEscaped(b, before), tag), after)
 		b = append(b, `">#<bdi>`...)
 		b = appendEscaped(b, tag)
 		b = append(b, "</bdi></a>"...)
 	}
-	b = append(b, "</div>"...)
-	b = appendOps(b, r, title)
-	if r.Message != "" {
-		b = append(b, `<p class="message" role="status">`...)
-		b = appendEscaped(b, r.Message)
-		b = append(b, "</p>"...)
+	for _, l := range r.Labels {
+		b = append(b, ` <a class="label" href="`...)
+		b = appendListingHref(b, "label", l)
+		b = append(b, `" aria-label="`...)
+		before, after := lang.Wrap("events_labelled")
+		b = appendEscaped(appendEscaped(appendEscaped(b, before), l), after)
+		b = append(b, `">@<bdi>`...)
+		b = appendEscaped(b, l)
+		b = append(b, "</bdi></a>"...)
 	}
-	b = appendUndoNote(b, r)
-	if r.Note != "" {
-		b = append(b, `<p class="note" role="status">`...)
-		b = appendEscaped(b, r.Note)
-		b = append(b, "</p>"...)
+	return appendRowTexts(b, r)
+}
+
+// appendRowTexts appends the texts of the fields the table draws on a row
+// after their labels (models.RowText; rowView.RowTexts), each that the row
+// holds.
+func appendRowTexts(b []byte, r *rowView) []byte {
+	for i := range models.EventFields {
+		f := &models.EventFields[i]
+		if f.Row != models.RowText {
+			continue
+		}
+		s, ok := f.Text(r.Event)
+		if !ok {
+			continue
+		}
+		b = append(b, ` <span class="`...)
+		b = appendEscaped(b, f.Name)
+		b = append(b, `"><span class="visually-hidden">`...)
+		b = appendEscaped(b, r.lang().T(f.RowLabel))
+		b = append(b, " </span>"...)
+		b = appendEscaped(b, s)
+		b = append(b, "</span>"...)
 	}
-	b = appendOverlapFix(b, r)
-	return append(b, "</li>"...)
+	return b
 }
 
 // appendOps appends the row's lifecycle buttons: one slot per operation,
@@ -235,13 +307,16 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 		}
 		return b
 	}
-	b = append(b, `<div class="ops" role="group" aria-label="Change the status of `...)
+	lang := r.lang()
+	b = append(b, `<div class="ops" role="group" aria-label="`...)
 	if r.Title == "" {
-		b = append(b, "this event"...)
+		b = appendEscaped(b, lang.T("ops_label_untitled"))
 	} else {
-		b = appendEscaped(b, title)
+		before, after := lang.Wrap("ops_label")
+		b = appendEscaped(appendEscaped(appendEscaped(b, before), title), after)
 	}
 	b = append(b, `">`...)
+	buttons := opButtons[lang]
 	for i, op := range models.Ops {
 		offered := r.offers(op)
 		switch {
@@ -259,11 +334,12 @@ func appendOps(b []byte, r *rowView, title string) []byte {
 				b = append(b, `" data-defer-due="`...)
 				b = models.AppendTime(b, *r.DueAt)
 			}
-			b = append(b, `"><summary>Defer</summary></details>`...)
+			b = append(b, `"><summary>`...)
+			b = append(appendEscaped(b, lang.T("op_defer")), "</summary></details>"...)
 		default:
-			b = append(b, opButtons[i].open...)
+			b = append(b, buttons[i].open...)
 			b = appendPost(b, r, string(op))
-			b = append(b, opButtons[i].label...)
+			b = append(b, buttons[i].label...)
 		}
 	}
 	return append(b, "</div>"...)
@@ -284,28 +360,40 @@ func metaSep(b []byte, start int) []byte {
 type opButton struct{ open, label []byte }
 
 // opButtons are the operations' buttons, in the order of models.Ops, drawn
-// once.
-var opButtons = func() []opButton {
-	out := make([]opButton, len(models.Ops))
-	for i, op := range models.Ops {
-		b := appendEscaped([]byte(`<button type="button" class="op op-`), string(op))
-		b = append(b, `" data-op="`...)
-		b = append(appendEscaped(b, string(op)), '"')
-		if op == models.OpReactivate {
-			b = append(b, ` title="Reactivate: undo the last complete, cancel or defer"`...)
+// once for each language.
+var opButtons = func() map[*i18n.Lang][]opButton {
+	all := make(map[*i18n.Lang][]opButton)
+	for _, l := range i18n.Langs() {
+		out := make([]opButton, len(models.Ops))
+		for i, op := range models.Ops {
+			b := appendEscaped([]byte(`<button type="button" class="op op-`), string(op))
+			b = append(b, `" data-op="`...)
+			b = append(appendEscaped(b, string(op)), '"')
+			if op == models.OpReactivate {
+				b = append(appendEscaped(append(b, ` title="`...), l.T("op_reactivate_title")), '"')
+			}
+			out[i].open = b
+			out[i].label = append(appendEscaped([]byte{'>'}, opLabel(l, op)), "</button>"...)
 		}
-		out[i].open = b
-		out[i].label = append(appendEscaped([]byte{'>'}, opLabel(op)), "</button>"...)
+		all[l] = out
 	}
-	return out
+	return all
 }()
 
 // appendTagHref appends the address of tag's listing (tagHref), escaped
 // for an attribute: url.QueryEscape leaves nothing to escape, and nothing
 // html/template's URL normaliser would change.
 func appendTagHref(b []byte, tag string) []byte {
-	b = append(b, "/events?project_tag="...)
-	q := url.QueryEscape(tag)
+	return appendListingHref(b, "project_tag", tag)
+}
+
+// appendListingHref appends the address of the events page filtered by
+// param=value (a project tag's or a label's listing), as appendTagHref.
+func appendListingHref(b []byte, param, value string) []byte {
+	b = append(b, "/events?"...)
+	b = append(b, param...)
+	b = append(b, '=')
+	q := url.QueryEscape(value)
 	for i := 0; i < len(q); i++ {
 		if q[i] == '+' {
 			b = append(b, "%20"...)
@@ -338,7 +426,8 @@ func appendUndoNote(b []byte, r *rowView) []byte {
 	b = appendEscaped(b, r.UndoNote)
 	b = append(b, `</span> · <button type="button" class="undo" data-undo`...)
 	b = appendPost(b, r, "reactivate")
-	return append(b, ">Undo</button></p>"...)
+	b = appendEscaped(append(b, '>'), r.lang().T("undo"))
+	return append(b, "</button></p>"...)
 }
 
 // appendEscaped appends s escaped as html/template escapes a string in text

@@ -19,6 +19,7 @@ import (
 
 	"events/app"
 	"events/internal/dbtest"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -163,10 +164,20 @@ func rowCorpus(loc *time.Location) []rowView {
 		e := models.Event{ID: int64(1000 + len(out)), Kind: k, Status: s, UndoStatus: undo,
 			Title: corpusTitles[pick(len(corpusTitles))], ProjectTag: corpusTags[pick(len(corpusTags))],
 			Priority: pick(4), CreatedAt: updated, UpdatedAt: updated.Add(time.Duration(len(out)) * 1234567 * time.Nanosecond)}
+		// labels and a place on some rows: names with spaces, Hangul and
+		// characters the writer escapes
+		if n := pick(4); n > 0 {
+			e.Labels = [][]string{{"회의"}, {"client acme", "a&b <c>"}, {"email", "독서", "x\"y"}}[n-1]
+		}
+		if pick(3) == 0 && k != models.KindActivityLog {
+			place := [...]string{"3층 회의실", "Café \"Nord\" & <co>"}[pick(2)]
+			e.Location = &place
+		}
 		target := targetSelf
 		if pick(7) == 0 {
 			target = targetDetail
 		}
+		fillOtherFields(&e, rng.IntN)
 		r := corpusRow(e, i, loc, target, corpusMessages[pick(len(corpusMessages))])
 		r.Note = corpusNotes[pick(len(corpusNotes))]
 		r.UndoNote = corpusUndo[pick(len(corpusUndo))]
@@ -195,6 +206,46 @@ func rowCorpus(loc *time.Location) []rowView {
 		add(rng.IntN(12), k, s, undo, rng.IntN)
 	}
 	return out
+}
+
+// rowOwnFields are the fields the corpus sets by its own rules: the kind,
+// the status, the undo step, the flags' title, tag and priority, the
+// times of its time situations, and the row's identity.
+var rowOwnFields = map[string]bool{"id": true, "kind": true, "status": true, "reactivate_to": true,
+	"title": true, "project_tag": true, "priority": true, "created_at": true, "updated_at": true}
+
+// fillOtherFields gives every other field of the table that e's kind
+// carries a value picked by pick (texts from the corpus's hostile, Korean
+// and bidi titles), so that a field drawn by the template and not by Go,
+// or the other way round, makes the two rows differ: a field added to the
+// table is in the corpus without an edit here. Times are the time
+// situations' (corpusTimes), and left alone.
+func fillOtherFields(e *models.Event, pick func(n int) int) {
+	for i := range models.EventFields {
+		f := &models.EventFields[i]
+		if rowOwnFields[f.Name] || !f.Stored() || !f.ForKind(e.Kind) || f.Type == models.TypeTime || pick(4) == 0 {
+			continue // and a quarter of the rows keep the field empty
+		}
+		switch f.Type {
+		case models.TypeText:
+			v := corpusTitles[1+pick(len(corpusTitles)-1)]
+			if f.Name == "zone" {
+				v = "Asia/Seoul"
+			}
+			f.SetText(e, &v)
+		case models.TypeEnum:
+			v := f.Values[pick(len(f.Values))]
+			f.SetText(e, &v)
+		case models.TypeBool:
+			if e.Kind != models.KindCalendarEvent || f.Name != "all_day" {
+				f.SetBool(e, true)
+			}
+		case models.TypeInt:
+			f.SetInt(e, int64(f.Min+pick(max(f.Max-f.Min, 1)+1)))
+		case models.TypeLabels:
+			f.SetLabels(e, []string{*corpusTags[1+pick(len(corpusTags)-1)], "회의"})
+		}
+	}
 }
 
 // corpusRow is e, placed in time by corpusTimes(i), as a row of a list at
@@ -255,6 +306,7 @@ func flagRow(n int, k models.Kind, s models.Status, undo bool, i int, flags rowF
 		}
 		return texts[n%len(texts)]
 	}
+	fillOtherFields(&e, func(m int) int { return (n / 7) % m })
 	if flags&flagTitle != 0 {
 		e.Title = nonEmpty(corpusTitles)
 	}
@@ -274,12 +326,23 @@ func flagRow(n int, k models.Kind, s models.Status, undo bool, i int, flags rowF
 	r := corpusRow(e, i, loc, target, message)
 	if flags&flagNote != 0 {
 		r.Note = nonEmpty(corpusNotes)
+		r.Added = n%3 != 0 // a line's answer: a calendar entry's offers its undo
 	}
 	if flags&flagUndoNote != 0 {
 		r.UndoNote = nonEmpty(corpusUndo)
 	}
 	if flags&flagFix != 0 {
-		r.Fix = newOverlapFix(&app.Span{Start: at.Add(-time.Duration(n%90) * time.Minute), End: at}, loc)
+		// an overlap mark: 1 to 5 logs (the fifth makes "and 2 more"),
+		// titled from the corpus, with and without the move before them,
+		// on a create's answer and on a row read
+		o := &app.Overlapping{}
+		for k := range 1 + n%5 {
+			o.Overlaps = append(o.Overlaps, models.Overlap{ID: int64(k + 1), Title: corpusTitles[(n+k)%len(corpusTitles)], Seconds: int64(1 + (n*37+k)%9000)})
+		}
+		if n%3 != 0 {
+			o.Before = &app.Span{Start: at.Add(-time.Duration(n%90) * time.Minute), End: at}
+		}
+		r.Overlaps, r.Added = o, n%2 == 0
 	}
 	r.markPast(corpusNow)
 	return r
@@ -501,7 +564,7 @@ func testEngine(t *testing.T) (*html.Engine, *time.Location) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := newEngine(loc, static)
+	engine, err := newEngine(i18n.English, loc, static)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,7 +631,7 @@ func TestSpliceMarkerInText(t *testing.T) {
 	marker := slotOpen + "0" + slotClose
 	var slots rowSlots
 	row := newRow(&models.Event{ID: 7, Kind: models.KindTask, Status: models.StatusPlanned, Title: marker}, loc, corpusNow, targetSelf, "")
-	view := searchPage{chrome: chrome{Title: marker, Zone: "Asia/Seoul"}, Q: marker, Searched: true, Count: 1,
+	view := searchPage{chrome: chrome{Title: marker, Zone: "Asia/Seoul", Skip: skipToContent}, Q: marker, Searched: true, Count: 1,
 		List: listView{Rows: slots.place([]rowView{row}, "", "\n")}}
 	var b bytes.Buffer
 	if err := engine.Render(&b, "pages/search", view); err != nil {

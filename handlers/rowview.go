@@ -4,13 +4,15 @@
 package handlers
 
 import (
-	"fmt"
 	"html/template"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
+	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -28,13 +30,28 @@ type rowView struct {
 	*models.Event
 	Ops     []models.Op // the lifecycle operations the row offers
 	Loc     *time.Location
-	Message string      // a short note, such as why an operation was refused
-	Note    string      // what a capture text was read as, on a new row (capture.go)
-	Fix     *overlapFix // a new log's move before the logs it overlaps (timers.go)
-	Target  string      // where the answer to a lifecycle button goes
-	Today   time.Time   // the start of the service's day: an open task due before it is overdue
-	Past    bool        // a calendar entry or timed task that has ended (markPast)
-	Elapsed string      // a running log's time so far, "1 h 25 min" (markPast)
+	Message string // a short note, such as why an operation was refused
+	Note    string // what a capture text was read as, on a new row (capture.go)
+	// Overlaps: what the log's span overlaps, read with the row (timers.go):
+	// its mark and the move before them; nil when it overlaps nothing.
+	// Added: the row answers the create that made it (its overlap mark
+	// says so, and a calendar entry a line made offers its undo).
+	Overlaps *app.Overlapping
+	Added    bool
+	Target   string    // where the answer to a lifecycle button goes
+	Today    time.Time // the start of the service's day: an open task due before it is overdue
+	Past     bool      // a calendar entry or timed task that has ended (markPast)
+	// elapsed is a running log's time so far in seconds (markPast; Elapsed)
+	elapsed int64
+	// L is the language the row is drawn in: the answer's (langOf), set
+	// where rows are drawn (splice.go, sendRow, page); nil is English
+	L *i18n.Lang
+	// Piece: the row stands for one day's piece of a log across local
+	// midnight (Activity, daygroups.go): its length is the piece's, with
+	// the whole beside it. Extra: the row is the piece of another day than
+	// the one the listing places the log on, with an id of its own.
+	Piece *models.DayPiece
+	Extra bool
 
 	// UndoNote is the message after a complete, cancel or defer that offers
 	// the undo, "" otherwise (undoview.go).
@@ -58,14 +75,17 @@ func listRow(e *models.Event, loc *time.Location, today, now time.Time, message 
 	return r
 }
 
-func (h *Handlers) row(e models.Event, message string) rowView {
-	return listRow(&e, h.svc.Location(), h.today(), h.svc.Now(), message)
+// row is e as a row of a list, with its overlap mark read (markRow).
+func (h *Handlers) row(c *fiber.Ctx, e models.Event, message string) rowView {
+	r := listRow(&e, h.svc.Zone(), h.today(), h.svc.Now(), message)
+	h.markRow(c, &r)
+	return r
 }
 
 // rows places events as the rows of a list in s (splice.go), each followed
 // by a newline.
 func (h *Handlers) rows(s *rowSlots, events []models.Event) template.HTML {
-	return rowsAt(s, events, h.svc.Location(), h.today(), h.svc.Now())
+	return rowsAt(s, events, h.svc.Zone(), h.today(), h.svc.Now())
 }
 
 // rowsAt places events in s as rows of a list in loc, on the day that
@@ -80,7 +100,7 @@ func rowsAt(s *rowSlots, events []models.Event, loc *time.Location, today, now t
 
 // today is the start of the service's current day, for overdue marks.
 func (h *Handlers) today() time.Time {
-	return models.DayStart(h.svc.Now(), h.svc.Location(), 0)
+	return models.DayStart(h.svc.Now(), h.svc.Zone(), 0)
 }
 
 // listView is a page of drawn rows and the address of the next page, if any.
@@ -89,18 +109,22 @@ type listView struct {
 	More string
 }
 
-var kindLabels = map[models.Kind]string{
-	models.KindTask:          "Task",
-	models.KindCalendarEvent: "Calendar",
-	models.KindActivityLog:   "Log",
+// lang is the row's language (L, else English).
+func (r *rowView) lang() *i18n.Lang {
+	if r.L == nil {
+		return i18n.English
+	}
+	return r.L
 }
 
-// statusLabel is a status in words: "in progress" for in_progress.
-func statusLabel(s models.Status) string { return strings.ReplaceAll(string(s), "_", " ") }
+// statusLabel is a status in words ("in progress" for in_progress), in l.
+func statusLabel(l *i18n.Lang, s models.Status) string { return l.T("status_" + string(s)) }
 
-func (r rowView) KindLabel() string { return kindLabels[r.Kind] }
+// KindLabel is the row's kind in a word ("Task", "Log"): kind_label_ and
+// the kind in the catalogue.
+func (r rowView) KindLabel() string { return r.lang().T("kind_label_" + string(r.Kind)) }
 
-func (r rowView) StatusLabel() string { return statusLabel(r.Status) }
+func (r rowView) StatusLabel() string { return statusLabel(r.lang(), r.Status) }
 
 func (r rowView) Tag() string {
 	if r.ProjectTag == nil {
@@ -109,17 +133,36 @@ func (r rowView) Tag() string {
 	return shown(*r.ProjectTag)
 }
 
+// rowText is a text of the table a row draws after its label: the field's
+// name (its class), its label's message id and the text.
+type rowText struct{ Class, Label, Text string }
+
+// RowTexts are the row's texts of the fields the table draws on a row
+// (models.RowText), for the row template; the Go writer reads them from
+// the table itself (appendRowTexts).
+func (r rowView) RowTexts() []rowText {
+	var out []rowText
+	for _, f := range models.RowTextFields() {
+		if s, ok := f.Text(r.Event); ok {
+			out = append(out, rowText{f.Name, f.RowLabel, s})
+		}
+	}
+	return out
+}
+
 // IsOverdue reports an open task due before today.
 func (r rowView) IsOverdue() bool {
 	return models.Overdue(r.Event, r.Today)
 }
 
-// priorityLabels are the priorities in the words of the form's choices
-// (formView.PriorityOptions).
-var priorityLabels = map[int]string{1: "Low", 2: "Medium", 3: "High"}
-
-// PriorityLabel is the row's priority in words, "" for none.
-func (r rowView) PriorityLabel() string { return priorityLabels[int(r.Priority)] }
+// PriorityLabel is the row's priority in the words of the form's choices
+// (formView.PriorityOptions), "" for none.
+func (r rowView) PriorityLabel() string {
+	if r.Priority < 1 || r.Priority > 3 {
+		return ""
+	}
+	return r.lang().T("priority_" + strconv.Itoa(int(r.Priority)))
+}
 
 // ShowStatus tells whether the status word says something the row does not
 // already: planned is the ordinary state, and a deferred row says "until".
@@ -133,7 +176,7 @@ func (r rowView) ShowStatus() bool {
 // either way), and a running log's elapsed time.
 func (r *rowView) markPast(now time.Time) {
 	if r.Running() && r.StartedAt != nil {
-		r.Elapsed = elapsed(now.Sub(*r.StartedAt))
+		r.elapsed = max(models.Seconds(*r.StartedAt, now), 0)
 		return
 	}
 	end := r.SpanEnd()
@@ -148,7 +191,9 @@ func (r *rowView) markPast(now time.Time) {
 	if r.Past && r.Kind == models.KindCalendarEvent {
 		ops := r.Ops[:0:0]
 		for _, op := range r.Ops {
-			if op != models.OpComplete {
+			// an entry that has ended is not completed, nor put off: its
+			// time has gone by (Defer would move nothing a person can use)
+			if op != models.OpComplete && op != models.OpDefer {
 				ops = append(ops, op)
 			}
 		}
@@ -171,10 +216,31 @@ func (r rowView) When() *localTime {
 
 // Duration is how long a finished activity log took, "" for anything else.
 func (r rowView) Duration() string {
-	if d, ok := logLength(r.Event); ok {
-		return durationText(d)
+	return string(appendRowDuration(nil, &r))
+}
+
+// appendRowDuration appends a finished log's length, or its day piece's
+// and the whole's ("50 min of 1 h 40 min"); nothing for anything else.
+func appendRowDuration(b []byte, r *rowView) []byte {
+	d, ok := logLength(r.Event)
+	if !ok {
+		return b
 	}
-	return ""
+	lang := r.lang()
+	if r.Piece != nil {
+		before, after := lang.Wrap("row_piece_of")
+		b = append(lang.AppendDuration(append(b, before...), models.Seconds(r.Piece.Start, r.Piece.End)), after...)
+	}
+	return lang.AppendDuration(b, d)
+}
+
+// Elapsed is a running log's time so far, "1 h 25 min"; "" for any other
+// row.
+func (r rowView) Elapsed() string {
+	if !r.Running() || r.StartedAt == nil {
+		return ""
+	}
+	return r.lang().Elapsed(r.elapsed)
 }
 
 // Until is the end of a deferred row's deferral, nil for any other row.
@@ -182,7 +248,7 @@ func (r rowView) Until() *localTime {
 	if r.Status != models.StatusDeferred || r.DeferUntil == nil {
 		return nil
 	}
-	return relTime(*r.DeferUntil, r.Today, r.Loc)
+	return relTimeIn(r.lang(), *r.DeferUntil, r.Today, r.Loc)
 }
 
 // opSlot is one slot of a row's lifecycle buttons (partials/ops).
@@ -196,7 +262,7 @@ type opSlot struct {
 func (r rowView) Slots() []opSlot {
 	out := make([]opSlot, len(models.Ops))
 	for i, op := range models.Ops {
-		out[i] = opSlot{Op: op, Offered: r.offers(op), Label: opLabel(op)}
+		out[i] = opSlot{Op: op, Offered: r.offers(op), Label: opLabel(r.lang(), op)}
 	}
 	return out
 }
@@ -242,18 +308,6 @@ func (r rowView) SpanEnd() *time.Time {
 	return nil
 }
 
-// elapsed is a duration in words: "25 min", "1 h 05 min".
-func elapsed(d time.Duration) string {
-	if d < time.Minute {
-		return "just started"
-	}
-	m := int(d / time.Minute)
-	if m < 60 {
-		return strconv.Itoa(m) + " min"
-	}
-	return fmt.Sprintf("%d h %02d min", m/60, m%60)
-}
-
 // localTime is a time shown on a page: the text in the page's zone and the
 // machine-readable attribute.
 type localTime struct{ Text, Attr string }
@@ -266,62 +320,35 @@ const (
 
 // relDay is a day in words relative to today (the start of the page's
 // day): "today", "tomorrow", "yesterday", the weekday within the coming
-// week, else the date, with the year only when it is not today's year.
+// week, else the date, with the year only when it is not today's year
+// (i18n.Lang.AppendDay: "오늘", "11월 29일 (일)" in Korean).
 func relDay(t, today time.Time, loc *time.Location) string {
-	return string(appendRelDay(nil, t, today, loc))
+	return string(appendRelDay(i18n.English, nil, t, today, loc))
 }
 
-// appendRelDay appends relDay(t, today, loc).
-func appendRelDay(b []byte, t, today time.Time, loc *time.Location) []byte {
-	b, _ = appendDay(b, t.In(loc), today.In(loc))
+// appendRelDay appends relDay(t, today, loc) in lang.
+func appendRelDay(lang *i18n.Lang, b []byte, t, today time.Time, loc *time.Location) []byte {
+	b, _ = lang.AppendDay(b, t.In(loc), today.In(loc))
 	return b
-}
-
-// appendDay appends l's day relative to today, both in the page's zone (relDay),
-// and reports whether it wrote a date rather than a word. Rows draw it
-// hundreds of times a page, so it reads each date once and writes the
-// names itself: time.Format's "Mon 2 Jan 2006" wrote the same.
-func appendDay(b []byte, l, today time.Time) ([]byte, bool) {
-	y, m, d := l.Date()
-	ty, tm, td := today.Date()
-	days := dayNumber(y, m, d) - dayNumber(ty, tm, td)
-	switch {
-	case days == 0:
-		return append(b, "today"...), false
-	case days == 1:
-		return append(b, "tomorrow"...), false
-	case days == -1:
-		return append(b, "yesterday"...), false
-	}
-	b = append(b, l.Weekday().String()[:3]...)
-	if days > 1 && days < 7 {
-		return b, false
-	}
-	b = strconv.AppendInt(append(b, ' '), int64(d), 10)
-	b = append(append(b, ' '), m.String()[:3]...)
-	if y != ty {
-		b = strconv.AppendInt(append(b, ' '), int64(y), 10)
-	}
-	return b, true
-}
-
-// dayNumber counts days since the epoch to a calendar date.
-func dayNumber(y int, m time.Month, d int) int {
-	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
 // relTime is t as its relative day and clock time: "today 17:00",
 // "Tue 09:00", "Mon 30 Nov, 09:00" (a date takes a comma before the clock).
 func relTime(t, today time.Time, loc *time.Location) *localTime {
-	return &localTime{Text: string(appendRelTime(nil, t, today, loc)), Attr: models.FormatTime(t)}
+	return relTimeIn(i18n.English, t, today, loc)
 }
 
-// appendRelTime appends the text of relTime(t, today, loc).
-func appendRelTime(b []byte, t, today time.Time, loc *time.Location) []byte {
+// relTimeIn is relTime in lang.
+func relTimeIn(lang *i18n.Lang, t, today time.Time, loc *time.Location) *localTime {
+	return &localTime{Text: string(appendRelTime(lang, nil, t, today, loc)), Attr: models.FormatTime(t)}
+}
+
+// appendRelTime appends the text of relTimeIn(lang, t, today, loc).
+func appendRelTime(lang *i18n.Lang, b []byte, t, today time.Time, loc *time.Location) []byte {
 	l := t.In(loc)
-	b, date := appendDay(b, l, today.In(loc))
+	b, date := lang.AppendDay(b, l, today.In(loc))
 	if date {
-		b = append(b, ", "...)
+		b = append(b, lang.ClockSep()...)
 	} else {
 		b = append(b, ' ')
 	}
@@ -334,27 +361,31 @@ func appendClock(b []byte, l time.Time) []byte {
 	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10))
 }
 
-// dateText is t's date, with its year only when that is not this year.
-func dateText(t time.Time, loc *time.Location) string {
-	if l := t.In(loc); l.Year() == time.Now().In(loc).Year() {
-		return l.Format("Mon 2 Jan")
-	}
-	return t.In(loc).Format(dayLayout)
+// dateText is t's date in lang, with its year only when that is not
+// this year.
+func dateText(lang *i18n.Lang, t time.Time, loc *time.Location) string {
+	l := t.In(loc)
+	return lang.Date(l, l.Year() != time.Now().In(loc).Year())
 }
 
 // showTime is t as a date and clock time (the detail page, the history).
 func showTime(t *time.Time, loc *time.Location) *localTime {
+	return showTimeIn(i18n.English, t, loc)
+}
+
+// showTimeIn is showTime in lang.
+func showTimeIn(lang *i18n.Lang, t *time.Time, loc *time.Location) *localTime {
 	if t == nil {
 		return nil
 	}
-	return &localTime{Text: dateText(*t, loc) + ", " + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
+	return &localTime{Text: dateText(lang, *t, loc) + lang.ClockSep() + t.In(loc).Format(clockLayout), Attr: models.FormatTime(*t)}
 }
 
 // appendWhen appends where the row sits in time, in the page's zone, as the
 // text of its time element: a task's due time, a calendar entry's span, an
 // activity's span; start is r.SpanStart().
 func appendWhen(b []byte, r *rowView, start time.Time) []byte {
-	today, loc := r.Today, r.Loc
+	today, loc, lang := r.Today, r.Loc, r.lang()
 	if today.IsZero() { // no day to be relative to
 		today = models.DayStart(time.Now(), loc, 0)
 	}
@@ -362,32 +393,37 @@ func appendWhen(b []byte, r *rowView, start time.Time) []byte {
 	case models.KindTask:
 		switch {
 		case r.DueAt != nil && models.DueDayOnly(*r.DueAt, loc):
-			return appendRelDay(append(b, "due "...), start, today, loc) // a day without a time (capture text)
+			before, after := lang.Wrap("row_due")
+			return append(appendRelDay(lang, append(b, before...), start, today, loc), after...) // a day without a time (capture text)
 		case r.DueAt != nil:
-			return appendRelTime(append(b, "due "...), start, today, loc)
+			before, after := lang.Wrap("row_due")
+			return append(appendRelTime(lang, append(b, before...), start, today, loc), after...)
 		}
-		return appendRelTime(append(b, "starts "...), start, today, loc)
+		before, after := lang.Wrap("row_starts")
+		return append(appendRelTime(lang, append(b, before...), start, today, loc), after...)
 	case models.KindCalendarEvent:
 		switch {
 		case r.AllDay && r.EndAt != nil && r.EndAt.Sub(start) > 25*time.Hour:
-			b = append(appendRelDay(b, start, today, loc), " – "...)
-			return appendRelDay(b, r.EndAt.Add(-time.Hour), today, loc)
+			b = append(appendRelDay(lang, b, start, today, loc), " – "...)
+			return appendRelDay(lang, b, r.EndAt.Add(-time.Hour), today, loc)
 		case r.AllDay:
-			return append(appendRelDay(b, start, today, loc), ", all day"...)
+			before, after := lang.Wrap("row_all_day")
+			return append(appendRelDay(lang, append(b, before...), start, today, loc), after...)
 		case r.EndAt != nil:
-			b = append(appendRelTime(b, start, today, loc), "–"...)
-			return appendUntilRel(b, start, *r.EndAt, today, loc)
+			b = append(appendRelTime(lang, b, start, today, loc), "–"...)
+			return appendUntilRel(lang, b, start, *r.EndAt, today, loc)
 		}
 	case models.KindActivityLog:
 		switch {
 		case r.Running():
-			return appendRelTime(append(b, "since "...), start, today, loc)
+			before, after := lang.Wrap("row_since")
+			return append(appendRelTime(lang, append(b, before...), start, today, loc), after...)
 		case r.StartedAt != nil && r.EndedAt != nil && !r.EndedAt.Equal(*r.StartedAt):
-			b = append(appendRelTime(b, start, today, loc), "–"...)
-			return appendUntilRel(b, *r.StartedAt, *r.EndedAt, today, loc)
+			b = append(appendRelTime(lang, b, start, today, loc), "–"...)
+			return appendUntilRel(lang, b, *r.StartedAt, *r.EndedAt, today, loc)
 		}
 	}
-	return appendRelTime(b, start, today, loc)
+	return appendRelTime(lang, b, start, today, loc)
 }
 
 // until is the end of a span: its clock time on the start's day, else its
@@ -402,10 +438,10 @@ func until(start, end time.Time, loc *time.Location) string {
 
 // appendUntilRel appends until with the end's day relative to today
 // ("tomorrow 02:00").
-func appendUntilRel(b []byte, start, end, today time.Time, loc *time.Location) []byte {
+func appendUntilRel(lang *i18n.Lang, b []byte, start, end, today time.Time, loc *time.Location) []byte {
 	s, e := start.In(loc), end.In(loc)
 	if s.Year() == e.Year() && s.YearDay() == e.YearDay() {
 		return appendClock(b, e)
 	}
-	return appendRelTime(b, end, today, loc)
+	return appendRelTime(lang, b, end, today, loc)
 }

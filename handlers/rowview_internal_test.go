@@ -6,6 +6,8 @@ package handlers
 import (
 	"testing"
 	"time"
+
+	"events/internal/i18n"
 )
 
 // TestRelTimeAsFormatted: the relative day and clock time a row shows are
@@ -24,7 +26,7 @@ func TestRelTimeAsFormatted(t *testing.T) {
 			for _, clock := range []time.Duration{0, 9*time.Hour + 5*time.Minute, 23*time.Hour + 59*time.Minute + 59*time.Second} {
 				at := time.Date(2026, 11, 23+days, 0, 0, 0, 0, loc).Add(clock)
 				want := formattedRelTime(at, today, loc)
-				if got := string(appendRelTime(nil, at.UTC(), today.UTC(), loc)); got != want {
+				if got := string(appendRelTime(i18n.English, nil, at.UTC(), today.UTC(), loc)); got != want {
 					t.Fatalf("%s, %s: %q, want %q", zone, at, got, want)
 				}
 			}

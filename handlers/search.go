@@ -36,20 +36,28 @@ func (h *Handlers) searchPageView(c *fiber.Ctx) error {
 		}
 	}
 	q := values.Get("q")
-	view := searchPage{chrome: h.chrome(c, "Search"), Q: q}
+	view := searchPage{chrome: h.chrome(c, "search_button"), Q: q}
 	view.Search = q
 	if q != "" {
-		view.Title = "Search: " + q
+		view.Title = h.lang(c).T("search_title", "Words", isolated(q))
 	}
 	api := url.Values{"q": {q}}
-	lq, err := models.ParseListQuery(models.ListEvents, api, h.svc.Location())
+	lq, err := models.ParseListQuery(models.ListEvents, api, h.svc.Zone())
 	if err != nil {
 		return err
 	}
 	var slots rowSlots
 	if view.Searched = len(lq.Words) > 0; view.Searched {
+		done, err := h.searchSlot(c)
+		if err != nil {
+			return err
+		}
+		defer done()
 		page, err := h.svc.List(c.UserContext(), lq)
 		if err != nil {
+			return err
+		}
+		if err := h.markOverlaps(c, &slots, page.Items); err != nil {
 			return err
 		}
 		rows := h.rows(&slots, page.Items)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/bytebufferpool"
+
+	"events/app"
 )
 
 // The rows of a list go into the answer beside its template, not through
@@ -37,6 +39,9 @@ type rowSlots struct {
 	// task the task line just made, drawn where its tab puts it:
 	// sendCaptured, daygroups.go)
 	notes map[int64]string
+	// overlaps: what the logs among the rows overlap, by event id, set
+	// as they are placed (markOverlaps, timers.go)
+	overlaps map[int64]app.Overlapping
 }
 
 const (
@@ -51,7 +56,14 @@ func (s *rowSlots) place(rows []rowView, before, after string) template.HTML {
 	if s != nil && s.notes != nil {
 		for i := range rows {
 			if n, ok := s.notes[rows[i].ID]; ok {
-				rows[i].Note = n
+				rows[i].Note, rows[i].Added = n, true
+			}
+		}
+	}
+	if s != nil && s.overlaps != nil {
+		for i := range rows {
+			if o, ok := s.overlaps[rows[i].ID]; ok {
+				rows[i].Overlaps = &o
 			}
 		}
 	}
@@ -69,8 +81,14 @@ func (s *rowSlots) place(rows []rowView, before, after string) template.HTML {
 func (h *Handlers) render(c *fiber.Ctx, s *rowSlots, name string, bind any) error {
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
-	if err := h.views.Render(buf, name, bind); err != nil {
+	lang := h.lang(c)
+	if err := h.views[lang].Render(buf, name, bind); err != nil {
 		return fmt.Errorf("failed to render: %w", err)
+	}
+	for i := range s.lists { // the rows in the answer's language
+		for j := range s.lists[i].rows {
+			s.lists[i].rows[j].L = lang
+		}
 	}
 	bp := pageBuffers.Get().(*[]byte)
 	b, err := s.splice((*bp)[:0], buf.B)

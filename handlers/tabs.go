@@ -12,10 +12,11 @@ import (
 // tab is one tab of /events: a listing of the API and its query. The
 // tabs are declared with their listings, in listings.go.
 type tab struct {
-	Name, Label string
+	Name, Label string // Label: the id of its words in the catalogue, or a tag ("#work")
 	Listing     listing
 	Path        string                     // the API's address of the listing
-	Empty       string                     // what an empty tab says
+	Empty       string                     // what an empty tab says: an id of the catalogue
+	EmptyArgs   []any                      // the placeholders Empty fills
 	Query       func(time.Time) url.Values // the listing's query at now; nil: none
 }
 
@@ -52,6 +53,8 @@ type tabbedView struct {
 	Current  tab
 	List     listView
 	Tag      string         // a tag's listing (tagview.go): no tab is selected
+	TagMark  string         // "#" for a project tag's listing, "@" for a label's
+	TagVerb  string         // "tagged" or "labelled"
 	Sections []todaySection // Today's (today.go); nil on the other tabs
 	Days     *dayGroupsView // Upcoming's and Activity's rows by day (daygroups.go)
 	Notice   template.HTML  // what the task line just did, when the tab does not show it (captureplace.go)

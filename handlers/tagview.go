@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -29,22 +28,36 @@ func (r rowView) TagHref() string {
 	return tagHref(*r.ProjectTag)
 }
 
+// labelLink is one of a row's labels, linked to the label's listing.
+type labelLink struct{ Name, Href string }
+
+// LabelLinks are the row's labels, each with the address of its listing
+// (/events?label=회의).
+func (r rowView) LabelLinks() []labelLink {
+	out := make([]labelLink, len(r.Labels))
+	for i, l := range r.Labels {
+		out[i] = labelLink{Name: l, Href: string(appendListingHref(nil, "label", l))}
+	}
+	return out
+}
+
 // logLength is how long a finished activity log took; false for anything
 // else, a running log included. A row shows it (appendRow), and the
 // review's logbook says the same (entry).
-func logLength(e *models.Event) (time.Duration, bool) {
+func logLength(e *models.Event) (seconds int64, ok bool) {
 	if e.Kind != models.KindActivityLog || e.StartedAt == nil || e.EndedAt == nil || !e.EndedAt.After(*e.StartedAt) {
 		return 0, false
 	}
-	return e.EndedAt.Sub(*e.StartedAt), true
+	return models.Seconds(*e.StartedAt, *e.EndedAt), true
 }
 
-// durationText is d in hours and minutes, rounded to the minute.
-func durationText(d time.Duration) string { return string(appendDuration(nil, d)) }
+// durationText is seconds in hours and minutes, rounded to the minute
+// (seconds, not a time.Duration, which ends at about 292 years).
+func durationText(seconds int64) string { return string(appendDuration(nil, seconds)) }
 
-// appendDuration appends durationText(d).
-func appendDuration(b []byte, d time.Duration) []byte {
-	m := int64((d + 30*time.Second) / time.Minute)
+// appendDuration appends durationText(seconds).
+func appendDuration(b []byte, seconds int64) []byte {
+	m := (seconds + 30) / 60
 	switch {
 	case m < 1:
 		return append(b, "under 1 min"...)
@@ -60,28 +73,39 @@ func appendDuration(b []byte, d time.Duration) []byte {
 // tagPage: GET /events?project_tag=work, the events page listing the tag's
 // events (the API's GET /api/events?project_tag=work); the tabs stay, none
 // selected. It takes project_tag once and nothing else.
+//
+// A label's listing is the same page: GET /events?label=회의 lists
+// GET /api/events?label=회의 under "Labelled @회의".
 func (h *Handlers) tagPage(c *fiber.Ctx, values url.Values) error {
+	param, mark, verb, emptyID, argName := "project_tag", "#", "tagged", "tag_empty", "Tag"
+	if values.Has("label") {
+		param, mark, verb, emptyID, argName = "label", "@", "labelled", "label_empty", "Label"
+	}
 	for key, v := range values {
-		if key != "project_tag" || len(v) != 1 {
-			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of a tag's listing; it takes project_tag once")
+		if key != param || len(v) != 1 {
+			return models.BadRequest(key, models.CodeUnknownField, "is not a parameter of a tag's listing; it takes project_tag or label once")
 		}
 	}
-	tag := values.Get("project_tag")
+	tag := values.Get(param)
 	if tag == "" {
-		return models.BadRequest("project_tag", models.CodeRequired, "must name a tag")
+		return models.BadRequest(param, models.CodeRequired, "must name a tag")
 	}
 	l := listings[slices.IndexFunc(listings, func(l listing) bool { return l.Name == models.ListEvents })]
-	q := url.Values{"project_tag": {tag}}
+	q := url.Values{param: {tag}}
 	page, err := h.load(c, l, q)
 	if err != nil {
 		return err
 	}
 	var slots rowSlots
+	if err := h.markOverlaps(c, &slots, page.Items); err != nil {
+		return err
+	}
 	rows := h.rows(&slots, page.Items)
-	current := tab{Name: "tag", Label: "#" + shown(tag), Listing: l, Path: l.apiPath(),
-		Empty: "No events are tagged #" + shown(tag) + "."}
+	current := tab{Name: "tag", Label: mark + shown(tag), Listing: l, Path: l.apiPath(),
+		Empty: emptyID, EmptyArgs: []any{argName, shown(tag)}}
 	view := newTabbed(current, rows, more(current.Path, q, page.NextCursor))
 	view.Tag = shown(tag)
+	view.TagMark, view.TagVerb = mark, verb
 	if fragment(c) {
 		return h.render(c, &slots, "partials/tabbed", view)
 	}

@@ -4,6 +4,9 @@
 package handlers
 
 import (
+	"html/template"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"events/app"
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -46,9 +50,11 @@ func createdJSON(made app.Created) []byte {
 	return append(b, '\n')
 }
 
-// overlapNote is the sentence a new log's row carries when its span
-// overlaps others: which, and by how much. "" when it overlaps none.
-func overlapNote(overlaps []models.Overlap) string {
+// overlapNote is the sentence of a log's overlap mark: which logs its
+// span overlaps, and by how much; key is overlap_mark ("Overlaps “회의” by
+// 30 min.") or, on the answer to the log's create, overlap_note ("Added:
+// it overlaps …"). "" when it overlaps none.
+func overlapNote(l *i18n.Lang, key string, overlaps []models.Overlap) string {
 	if len(overlaps) == 0 {
 		return ""
 	}
@@ -56,16 +62,104 @@ func overlapNote(overlaps []models.Overlap) string {
 	parts := make([]string, 0, named+1)
 	for i, o := range overlaps {
 		if i == named {
-			parts = append(parts, "and "+strconv.Itoa(len(overlaps)-named)+" more")
+			parts = append(parts, l.T("overlap_more", "Count", len(overlaps)-named))
 			break
 		}
-		title := shown(o.Title)
-		if title == "" {
-			title = "(untitled)"
-		}
-		parts = append(parts, "“"+title+"” by "+models.OverlapLength(o.Seconds))
+		parts = append(parts, l.T("overlap_part", "Title", overlapTitle(l, o), "Length", l.OverlapLength(o.Seconds)))
 	}
-	return "Added: it overlaps " + strings.Join(parts, ", ") + "."
+	return l.T(key, "Parts", strings.Join(parts, ", "))
+}
+
+// overlapTitle is an overlapped log's title as a mark shows it.
+func overlapTitle(l *i18n.Lang, o models.Overlap) string {
+	if title := shown(o.Title); title != "" {
+		return title
+	}
+	return l.T("untitled")
+}
+
+// Overlaps stay in sight (DESIGN.md, "Running logs and overlaps"): a log's
+// row carries a mark while its span overlaps other logs, read with the
+// row from the stored times (app.Service.OverlapsOf), so the mark goes
+// when the times no longer overlap, whatever changed them.
+
+// OverlapText is the row's overlap mark, "" when the log overlaps
+// nothing.
+func (r rowView) OverlapText() string {
+	if r.Overlaps == nil {
+		return ""
+	}
+	key := "overlap_mark"
+	if r.Added {
+		key = "overlap_note"
+	}
+	return overlapNote(r.lang(), key, r.Overlaps.Overlaps)
+}
+
+// Fix is the row's move right before the logs it overlaps, nil without
+// one.
+func (r rowView) Fix() *overlapFix {
+	if r.Overlaps == nil {
+		return nil
+	}
+	return newOverlapFix(r.lang(), r.Overlaps.Before, r.Loc)
+}
+
+// FixHTML is the row's move drawn (the detail section), "" without one.
+func (r rowView) FixHTML() template.HTML { return template.HTML(appendOverlapFix(nil, &r)) }
+
+// overlapItem is a log the detail names as overlapped: a link to it and
+// by how long.
+type overlapItem struct {
+	ID            int64
+	Title, Length string
+}
+
+// OverlapItems are the logs the detail's log overlaps, earliest first;
+// nil when it overlaps none.
+func (d detailView) OverlapItems() []overlapItem {
+	if d.Row.Overlaps == nil {
+		return nil
+	}
+	l := d.Row.lang()
+	out := make([]overlapItem, len(d.Row.Overlaps.Overlaps))
+	for i, o := range d.Row.Overlaps.Overlaps {
+		out[i] = overlapItem{ID: o.ID, Title: overlapTitle(l, o), Length: l.OverlapLength(o.Seconds)}
+	}
+	return out
+}
+
+// markRow reads what r's log overlaps, for its mark. The mark is a
+// reading beside the answer (often the answer to a write already done):
+// when it cannot be read, the row is drawn without it.
+func (h *Handlers) markRow(c *fiber.Ctx, r *rowView) {
+	if r.Kind != models.KindActivityLog {
+		return
+	}
+	found, err := h.svc.OverlapsOf(c.UserContext(), []models.Event{*r.Event})
+	if err != nil {
+		return
+	}
+	if o, ok := found[r.ID]; ok {
+		r.Overlaps = &o
+	}
+}
+
+// markOverlaps reads what the logs among events overlap, in one go, and
+// keeps it in s, which sets each mark on its rows as they are placed.
+func (h *Handlers) markOverlaps(c *fiber.Ctx, s *rowSlots, events []models.Event) error {
+	if s == nil {
+		return nil
+	}
+	found, err := h.svc.OverlapsOf(c.UserContext(), events)
+	if err != nil || len(found) == 0 {
+		return err
+	}
+	if s.overlaps == nil {
+		s.overlaps = make(map[int64]app.Overlapping, len(found))
+	}
+	maps.Copy(s.overlaps, found)
+	return nil
 }
 
 // overlapFix is the move a new log's row offers: its times right before
@@ -77,25 +171,42 @@ type overlapFix struct {
 }
 
 // newOverlapFix is the move to span in loc, nil without one.
-func newOverlapFix(span *app.Span, loc *time.Location) *overlapFix {
+func newOverlapFix(l *i18n.Lang, span *app.Span, loc *time.Location) *overlapFix {
 	if span == nil {
 		return nil
 	}
-	b := []byte("Move it before: ")
-	b = appendClock(b, span.Start.In(loc))
+	b := appendClock(nil, span.Start.In(loc))
 	b = append(b, "–"...)
 	b = appendClock(b, span.End.In(loc))
-	return &overlapFix{Start: span.Start, End: span.End, Label: string(b)}
+	return &overlapFix{Start: span.Start, End: span.End, Label: l.T("overlap_fix", "Span", string(b))}
 }
 
 // StartAttr and EndAttr are the move's times as the form sends them.
 func (f overlapFix) StartAttr() string { return models.FormatTime(f.Start) }
 func (f overlapFix) EndAttr() string   { return models.FormatTime(f.End) }
 
-// appendOverlapFix appends the row's move before the logs it overlaps, if
-// it has one.
+// appendOverlapMark appends the row's overlap mark and its move before
+// the logs it overlaps, if it has them.
+func appendOverlapMark(b []byte, r *rowView) []byte {
+	if r.Overlaps == nil {
+		return b
+	}
+	if text := r.OverlapText(); text != "" {
+		b = append(b, `<p class="overlap"`...)
+		if r.Added {
+			b = append(b, ` role="status"`...)
+		}
+		b = appendEscaped(append(b, '>'), text)
+		b = append(b, "</p>"...)
+	}
+	return appendOverlapFix(b, r)
+}
+
+// appendOverlapFix appends the row's move right before the logs it
+// overlaps, if it has one.
 func appendOverlapFix(b []byte, r *rowView) []byte {
-	if r.Fix == nil {
+	fix := r.Fix()
+	if fix == nil {
 		return b
 	}
 	b = append(b, `<form class="overlap-fix" hx-patch="/api/events/`...)
@@ -103,40 +214,43 @@ func appendOverlapFix(b []byte, r *rowView) []byte {
 	b = append(b, `" hx-target="`...)
 	b = appendEscaped(b, r.Target)
 	b = append(b, `" hx-swap="outerHTML"><input type="hidden" name="started_at" value="`...)
-	b = models.AppendTime(b, r.Fix.Start)
+	b = models.AppendTime(b, fix.Start)
 	b = append(b, `"><input type="hidden" name="ended_at" value="`...)
-	b = models.AppendTime(b, r.Fix.End)
+	b = models.AppendTime(b, fix.End)
 	b = append(b, `"><button type="submit">`...)
-	b = appendEscaped(b, r.Fix.Label)
+	b = appendEscaped(b, fix.Label)
 	return append(b, "</button></form>"...)
 }
 
 // appendStop appends a running log's one control, Stop (the complete
 // operation), in place of the lifecycle buttons a log never gets.
 func appendStop(b []byte, r *rowView, title string) []byte {
-	b = append(b, `<div class="ops" role="group" aria-label="Timer of `...)
+	lang := r.lang()
+	b = append(b, `<div class="ops" role="group" aria-label="`...)
 	if r.Title == "" {
-		b = append(b, "this log"...)
+		b = appendEscaped(b, lang.T("timer_label_untitled"))
 	} else {
-		b = appendEscaped(b, title)
+		before, after := lang.Wrap("timer_label")
+		b = appendEscaped(appendEscaped(appendEscaped(b, before), title), after)
 	}
 	b = append(b, `"><button type="button" class="op op-stop" data-op="stop"`...)
 	b = appendPost(b, r, string(models.OpComplete))
-	return append(b, ">Stop</button></div>"...)
+	b = appendEscaped(append(b, '>'), lang.T("op_stop"))
+	return append(b, "</button></div>"...)
 }
 
 // stoppedNote is what a log's row or detail says after Stop: when it
 // ended, and how long it ran. A log offers no undo: its row has no
 // lifecycle buttons once finished.
-func stoppedNote(e models.Event, loc *time.Location) string {
+func stoppedNote(l *i18n.Lang, e models.Event, loc *time.Location) string {
 	if e.EndedAt == nil {
-		return "Stopped."
+		return l.T("stopped")
 	}
-	b := appendClock([]byte("Stopped at "), e.EndedAt.In(loc))
+	at := string(appendClock(nil, e.EndedAt.In(loc)))
 	if e.StartedAt != nil {
-		b = appendDuration(append(b, " after "...), e.EndedAt.Sub(*e.StartedAt))
+		return l.T("stopped_at_after", "Time", at, "Duration", l.Duration(models.Seconds(*e.StartedAt, *e.EndedAt)))
 	}
-	return string(append(b, '.'))
+	return l.T("stopped_at", "Time", at)
 }
 
 // runningForm tells the edit form of a running log how it ends: its Ended
@@ -153,7 +267,7 @@ func runningForm(f *formView, e models.Event) {
 		case "started_at":
 			ff.Hint = "" // "leave both times empty" is for a new log
 		case "ended_at":
-			ff.Hint = "Empty while it runs: Stop, in the Status box, ends it now."
+			ff.Hint = "field_hint_running_ended_at"
 			if k := strings.Index(ff.Error, ": complete it instead"); k >= 0 {
 				ff.Error = ff.Error[:k] + ": press Stop to end it now."
 			}
@@ -166,26 +280,111 @@ func runningForm(f *formView, e models.Event) {
 func (h *Handlers) sendStopped(c *fiber.Ctx, e models.Event) error {
 	c.Status(fiber.StatusOK)
 	setETag(c, e)
-	note := stoppedNote(e, h.svc.Location())
+	note := stoppedNote(langOf(c), e, h.svc.Zone())
 	if targetOf(c) == toDetail {
-		return c.Render("partials/detail", h.detail(e, nil, nil, "", note))
+		return h.page(c, "partials/detail", h.detail(c, e, nil, nil, "", note))
 	}
-	return sendRow(c, h.row(e, note))
+	return sendRow(c, h.row(c, e, note))
+}
+
+// maxRedrawn bounds the overlapped rows the answer to a create draws
+// again: the ones a page shows near the new row.
+const maxRedrawn = 10
+
+// overlapped are the logs a create overlaps that its answer draws again
+// with their marks (sendRows), but those it stopped, which it draws
+// anyway. The new mark is a reading beside a create already done: when
+// they cannot be read, none is drawn again.
+func (h *Handlers) overlapped(c *fiber.Ctx, made app.Created) []models.Event {
+	ids := make([]int64, 0, len(made.Overlaps))
+	for _, o := range made.Overlaps {
+		if !slices.ContainsFunc(made.Stopped, func(e models.Event) bool { return e.ID == o.ID }) {
+			ids = append(ids, o.ID)
+		}
+	}
+	over, err := h.svc.Overlapped(c.UserContext(), ids, maxRedrawn)
+	if err != nil {
+		return nil
+	}
+	return over
+}
+
+// rowOverlaps are the ids of the logs that log id overlaps now, when a
+// page's row (not the detail) asks to change it: the rows its answer
+// draws again (sendPatchedLog). Nil for any other request or event, or
+// when they cannot be read; empty, not nil, for a row's log that overlaps
+// nothing.
+func (h *Handlers) rowOverlaps(c *fiber.Ctx, id int64) []int64 {
+	if !fragment(c) || targetOf(c) != toRow {
+		return nil
+	}
+	e, err := h.svc.Get(c.UserContext(), id)
+	if err != nil || e.Kind != models.KindActivityLog {
+		return nil
+	}
+	found, err := h.svc.OverlapsOf(c.UserContext(), []models.Event{e})
+	if err != nil {
+		return nil
+	}
+	ids := []int64{}
+	for _, o := range found[id].Overlaps {
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+// sendPatchedLog answers a row's change of a log (a move before, an edit):
+// its row with its mark, and the rows of the logs it overlapped before or
+// overlaps now drawn again (sendRows), so no row keeps a stale mark.
+func (h *Handlers) sendPatchedLog(c *fiber.Ctx, e models.Event, before []int64) error {
+	c.Status(fiber.StatusOK)
+	setETag(c, e)
+	r := h.row(c, e, "")
+	ids := before
+	if r.Overlaps != nil {
+		for _, o := range r.Overlaps.Overlaps {
+			if !slices.Contains(ids, o.ID) {
+				ids = append(ids, o.ID)
+			}
+		}
+	}
+	over, err := h.svc.Overlapped(c.UserContext(), ids, maxRedrawn)
+	if err != nil {
+		over = nil
+	}
+	return h.sendRows(c, r, nil, over)
 }
 
 // sendRows answers a page's create: its row r, then the row of each log it
-// stopped, marked to replace that log's row wherever the page shows it
-// (hx-swap-oob; a page without it ignores it). app.js then moves a running
-// row into Now and a stopped one out of it.
-func (h *Handlers) sendRows(c *fiber.Ctx, r rowView, stopped []models.Event) error {
+// stopped and of each log it overlaps (over), marked to replace that log's
+// row wherever the page shows it (hx-swap-oob; a page without it ignores
+// it), so that a timer's row shows at once what was typed over it.
+// app.js then moves a running row into Now and a stopped one out of it.
+func (h *Handlers) sendRows(c *fiber.Ctx, r rowView, stopped, over []models.Event) error {
+	lang := langOf(c)
+	r.L = lang
 	bp := rowBuffers.Get().(*[]byte)
 	b := appendRow((*bp)[:0], &r)
-	for _, e := range stopped {
-		s := h.row(e, stoppedNote(e, h.svc.Location()))
+	oob := func(s rowView) {
+		s.L = lang
 		from := len(b)
 		b = appendRow(b, &s)
 		// the row starts "<li ": the mark goes right after
 		b = append(b[:from+4], append([]byte(`hx-swap-oob="true" `), b[from+4:]...)...)
+	}
+	for _, e := range stopped {
+		oob(h.row(c, e, stoppedNote(lang, e, h.svc.Zone())))
+	}
+	if len(over) > 0 {
+		// their marks, read at once; a failed read draws them without
+		found, _ := h.svc.OverlapsOf(c.UserContext(), over)
+		for i := range over {
+			s := listRow(&over[i], h.svc.Zone(), h.today(), h.svc.Now(), "")
+			if o, ok := found[over[i].ID]; ok {
+				s.Overlaps = &o
+			}
+			oob(s)
+		}
 	}
 	sendPooled(c, fiber.MIMETextHTMLCharsetUTF8, &rowBuffers, bp, b)
 	return nil

@@ -202,7 +202,7 @@ func TestRecordLineSaysTheOverlapAndMovesIt(t *testing.T) {
 	s.create(`{"kind":"activity_log","text":"회의 30분"}`)
 	row := s.form("POST", "/api/events", url.Values{"kind": {"activity_log"}, "text": {"code review 45m"}, "stop_running": {"true"}},
 		"HX-Request", "true").html(t, http.StatusCreated)
-	if !strings.Contains(row, `<p class="note" role="status">Added: it overlaps “회의” by 30 min.</p>`) {
+	if !strings.Contains(row, `<p class="overlap" role="status">Added: it overlaps “회의” by 30 min.</p>`) {
 		t.Fatalf("the new row does not say the overlap: %s", row)
 	}
 	m := regexp.MustCompile(`<form class="overlap-fix" hx-patch="(/api/events/\d+)"[^>]*><input type="hidden" name="started_at" value="([^"]+)"><input type="hidden" name="ended_at" value="([^"]+)"><button type="submit">Move it before: 10:45–11:30</button></form>`).FindStringSubmatch(row)
@@ -265,8 +265,9 @@ func TestStopOnTheRowTodayAndDetail(t *testing.T) {
 	}
 
 	row := s.do("POST", path(run.ID, "complete"), "", "", "HX-Request", "true").html(t, http.StatusOK)
-	if !strings.Contains(row, "Stopped at 12:00 after 45 min.") || strings.Contains(row, "<button") {
-		t.Errorf("the stopped row: %s; want when it stopped and no button", row)
+	// (it overlaps standup: its overlap mark's move is the one button)
+	if !strings.Contains(row, "Stopped at 12:00 after 45 min.") || strings.Contains(row, `class="op`) || strings.Count(row, "<button") != strings.Count(row, `class="overlap-fix"`) {
+		t.Errorf("the stopped row: %s; want when it stopped and no lifecycle button", row)
 	}
 	if got := changeKinds(s.history(run.ID)); !slices.Equal(got, []string{"create", "complete"}) {
 		t.Errorf("history = %v, want create, complete", got)

@@ -30,11 +30,11 @@ const (
 // headings, in the order of the constants above, and the lists the capture
 // lines insert into.
 var todayHeadings = [...]todayHeading{
-	secOverdue:  {Key: "overdue", Heading: "Overdue"},
-	secNow:      {Key: "now", Heading: "Now"},
-	secSchedule: {Key: "schedule", Heading: "Schedule"},
-	secTodo:     {Key: "todo", Heading: "To do", Tasks: true},
-	secDone:     {Key: "done", Heading: "Done & logged", Records: true},
+	secOverdue:  {Key: "overdue", Heading: "section_overdue"},
+	secNow:      {Key: "now", Heading: "section_now"},
+	secSchedule: {Key: "schedule", Heading: "section_schedule"},
+	secTodo:     {Key: "todo", Heading: "section_todo", Tasks: true},
+	secDone:     {Key: "done", Heading: "section_done", Records: true},
 }
 
 // todayHeading is what a section's opening holds: the section, its heading
@@ -112,7 +112,7 @@ func doneAt(e *models.Event) time.Time {
 // draws them. The listing's order (overdue oldest first, then span start)
 // is kept within each section but Done & logged, which runs newest first.
 func (h *Handlers) todaySections(s *rowSlots, events []models.Event) []todaySection {
-	return todaySectionsAt(s, events, h.svc.Location(), h.today(), h.svc.Now())
+	return todaySectionsAt(s, events, h.svc.Zone(), h.today(), h.svc.Now())
 }
 
 // todaySectionsAt is todaySections in loc, on the day that starts at
@@ -138,7 +138,9 @@ func todaySectionsAt(s *rowSlots, events []models.Event, loc *time.Location, tod
 	for k, in := range bySection {
 		from := len(rows)
 		for _, i := range in {
-			rows = append(rows, listRow(&events[i], loc, today, now, ""))
+			r := listRow(&events[i], loc, today, now, "")
+			r.Piece = pieceOn(&events[i], today.In(loc).Format(time.DateOnly), loc, now) // today's piece of a log across midnight
+			rows = append(rows, r)
 		}
 		out[k] = todaySection{Head: todayHeads[k], Rows: s.place(rows[from:], "\n      ", "")}
 	}

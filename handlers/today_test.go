@@ -84,17 +84,17 @@ func TestTodaySections(t *testing.T) {
 		t.Errorf("the quick-record line does not insert at the top of [data-records]")
 	}
 
-	// The past calendar entry is marked past and offers no Complete; the
-	// one still ahead does.
+	// The past calendar entry is marked past and offers no Complete and no
+	// Defer (it offered Defer); the one still ahead offers both.
 	pastRow := rowHTML(body, pastCal.ID)
 	if !strings.Contains(pastRow, `data-past="true"`) || !strings.Contains(pastRow, `<span class="past">past</span>`) {
 		t.Errorf("the past calendar entry is not marked past:\n%s", pastRow)
 	}
-	if strings.Contains(pastRow, "/complete") {
-		t.Errorf("the past calendar entry still offers Complete:\n%s", pastRow)
+	if strings.Contains(pastRow, "/complete") || strings.Contains(pastRow, "/defer") {
+		t.Errorf("the past calendar entry still offers Complete or Defer:\n%s", pastRow)
 	}
-	if later := rowHTML(body, laterCal.ID); !strings.Contains(later, "/complete") || strings.Contains(later, "data-past") {
-		t.Errorf("the calendar entry ahead lost Complete or is marked past:\n%s", later)
+	if later := rowHTML(body, laterCal.ID); !strings.Contains(later, "/complete") || !strings.Contains(later, "/defer") || strings.Contains(later, "data-past") {
+		t.Errorf("the calendar entry ahead lost Complete or Defer, or is marked past:\n%s", later)
 	}
 	// The running log shows its elapsed time (since 11:00: an hour).
 	if r := rowHTML(body, running.ID); !strings.Contains(r, `<span class="elapsed">1 h 00 min</span>`) || !strings.Contains(r, "since today 11:00") {
@@ -141,5 +141,28 @@ func TestUpcomingPlacesDeferredAtDeferUntil(t *testing.T) {
 	}
 	if r := rowHTML(body, old.ID); !strings.Contains(r, ">until tomorrow 09:00<") {
 		t.Errorf("the row deferred to tomorrow does not say so:\n%s", r)
+	}
+}
+
+// Today holds the day by the one membership rule (DESIGN.md, Summary): a
+// task completed today without a due day, or due another day, is in Done &
+// logged (it was missing, while the review's logbook listed it); a log
+// from last night into today shows today's piece beside the whole.
+func TestTodayHoldsWhatHappenedToday(t *testing.T) {
+	s := newServer(t) // now is 12:00 on Sun 2026-11-22 in Seoul
+	inbox := s.create(`{"kind":"task","title":"Reply to Jin"}`)
+	s.op(inbox.ID, "complete", "")
+	later := s.create(`{"kind":"task","title":"Book flights","due_at":"2026-11-27T09:00:00+09:00"}`)
+	s.op(later.ID, "complete", "")
+	night := s.create(`{"kind":"activity_log","title":"배포","started_at":"2026-11-21T23:10:00+09:00","ended_at":"2026-11-22T00:50:00+09:00"}`)
+	body := s.get("/events?tab=today").pageHTML(t, http.StatusOK)
+	_, rows, html := sectionRows(t, body)
+	for _, id := range []int64{inbox.ID, later.ID, night.ID} {
+		if !slices.Contains(rows["done"], id) {
+			t.Errorf("Done & logged %v lacks %d", rows["done"], id)
+		}
+	}
+	if !strings.Contains(html["done"], `<span class="duration">50 min of 1 h 40 min</span>`) {
+		t.Errorf("the log across midnight does not show today's piece:\n%s", html["done"])
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"events/internal/i18n"
 	"events/models"
 )
 
@@ -18,29 +19,29 @@ import (
 // carries a message that offers the undo ("Completed · Undo"); its button
 // is the specification's reactivate, and app.js gives it the focus.
 
-// opLabel is a lifecycle button's text: reactivate reads "Undo", which is
-// what it does (it undoes the last complete, cancel or defer).
-func opLabel(op models.Op) string {
+// opLabel is a lifecycle button's text in l: reactivate reads "Undo",
+// which is what it does (it undoes the last complete, cancel or defer).
+func opLabel(l *i18n.Lang, op models.Op) string {
 	if op == models.OpReactivate {
-		return "Undo"
+		return l.T("undo")
 	}
-	return sentence(string(op))
+	return l.T("op_" + string(op))
 }
 
 // undoNote is the message a row shows after op: what was done, in the
 // page's zone and relative to now where that reads better. None after a
 // reactivate.
-func undoNote(e models.Event, op models.Op, now time.Time, loc *time.Location) string {
+func undoNote(l *i18n.Lang, e models.Event, op models.Op, now time.Time, loc *time.Location) string {
 	switch op {
 	case models.OpComplete:
-		return "Completed"
+		return l.T("undo_completed")
 	case models.OpCancel:
-		return "Cancelled"
+		return l.T("undo_cancelled")
 	case models.OpDefer:
 		if e.DeferUntil == nil {
-			return "Deferred"
+			return l.T("undo_deferred")
 		}
-		return "Deferred until " + relTime(*e.DeferUntil, now, loc).Text
+		return l.T("undo_deferred_until", "Time", relTimeIn(l, *e.DeferUntil, now, loc).Text)
 	}
 	return ""
 }
@@ -57,22 +58,25 @@ func (h *Handlers) sendOperated(c *fiber.Ctx, op models.Op, e models.Event) erro
 	}
 	c.Status(fiber.StatusOK)
 	setETag(c, e)
-	note := undoNote(e, op, h.svc.Now(), h.svc.Location())
-	if targetOf(c) == toDetail {
-		d := h.detail(e, nil, nil, "", "")
-		d.Row.UndoNote = note
-		return c.Render("partials/detail", d)
+	note := undoNote(h.lang(c), e, op, h.svc.Now(), h.svc.Zone())
+	if targetOf(c) == toNotice && op == models.OpCancel {
+		return sendCreateUndone(c, e) // captureplace.go
 	}
-	r := h.row(e, "")
+	if targetOf(c) == toDetail {
+		d := h.detail(c, e, nil, nil, "", "")
+		d.Row.UndoNote = note
+		return h.page(c, "partials/detail", d)
+	}
+	r := h.row(c, e, "")
 	r.UndoNote = note
 	return sendRow(c, r)
 }
 
 // skipLink is the first link of a page, for the keyboard: to the content,
 // or on /events to the quick-record line.
-type skipLink struct{ Target, Label string }
+type skipLink struct{ Target, Label string } // Label: the id of its words
 
 var (
-	skipToContent     = skipLink{Target: "main", Label: "Skip to content"}
-	skipToQuickRecord = skipLink{Target: idQuickTitle, Label: "Skip to the quick record"}
+	skipToContent     = skipLink{Target: "main", Label: "skip_to_content"}
+	skipToQuickRecord = skipLink{Target: idQuickTitle, Label: "skip_to_quick_record"}
 )

@@ -45,6 +45,40 @@ func (e *OutOfBoundsError) Error() string {
 		e.ID, e.Field, describeOutOfBounds(e.Time))
 }
 
+// Seconds is the whole seconds from a to b, negative when b is earlier:
+// exact for any two times, where time.Sub saturates at about 292 years (a
+// log of year 1 still running, a span of 9998 years).
+func Seconds(a, b time.Time) int64 {
+	s := b.Unix() - a.Unix()
+	if b.Nanosecond() < a.Nanosecond() {
+		s--
+	}
+	return s
+}
+
+// Minutes is the minutes from a to b, rounded half up (an export's
+// minutes); exact like Seconds.
+func Minutes(a, b time.Time) int64 {
+	s := Seconds(a, b) + 30
+	if s < 0 {
+		return -((-s + 59) / 60)
+	}
+	return s / 60
+}
+
+// SpanBefore is where a span as long as [start, end) begins when it ends
+// at t: false when that is before MinTime, so a placement or suggestion
+// that would leave the bounds is not offered.
+func SpanBefore(t, start, end time.Time) (time.Time, bool) {
+	secs := Seconds(start, end)
+	nanos := end.Nanosecond() - start.Nanosecond()
+	if nanos < 0 {
+		nanos += int(time.Second)
+	}
+	b := time.Unix(t.Unix()-secs, int64(t.Nanosecond()-nanos)).UTC()
+	return b, InBounds(b)
+}
+
 // minUnix and maxUnix are the seconds of MinTime and MaxTime.
 var minUnix, maxUnix = MinTime.Unix(), MaxTime.Unix()
 

@@ -86,6 +86,8 @@ var sample = func() map[string][2]string {
 			m[f.Name] = [2]string{`true`, "on"}
 		case TypeDate:
 			m[f.Name] = [2]string{`"2026-11-25"`, "2026-11-25"}
+		case TypeLabels:
+			m[f.Name] = [2]string{`["t"]`, "t"}
 		case TypeInt:
 			n := strconv.Itoa(max(f.Max, 1))
 			m[f.Name] = [2]string{n, n}

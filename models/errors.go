@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"events/internal/i18n"
 )
 
 // ErrNotFound: no such event (or an id that is not a number).
@@ -38,7 +40,16 @@ func BadRequest(field string, code Code, format string, args ...any) error {
 var ErrUnsupportedMediaType = errors.New("the body must be JSON (application/json) or a form (application/x-www-form-urlencoded)")
 
 // ConflictError is an operation the current status does not allow (409).
-type ConflictError struct{ Reason string }
+type ConflictError struct {
+	Reason string
+	// Event, when set, is the event as it is: a lifecycle step its status
+	// does not allow, whose answer names the status and the operations it
+	// does allow.
+	Event *Event
+	// Field is the field whose value makes the step impossible, which the
+	// answer names with CodeIllegalStep: status when empty.
+	Field string
+}
 
 func (e *ConflictError) Error() string { return e.Reason }
 
@@ -57,6 +68,10 @@ type FieldError struct {
 	Field   string `json:"field"`
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// Says is Message as a catalogue message, when it is one (the capture
+	// grammar's refusals): a page, or an API client that asks for
+	// another language, writes it in its language. Not in the JSON.
+	Says i18n.Msg `json:"-"`
 }
 
 // FieldErrors is a request refused for its fields (422), naming each field.
@@ -78,6 +93,15 @@ func (fe *FieldErrors) add(field string, code Code, format string, args ...any) 
 		}
 	}
 	*fe = append(*fe, FieldError{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// addMsg appends a problem whose message is a catalogue message m (in
+// English as Message); a field keeps only its first problem.
+func (fe *FieldErrors) addMsg(field string, code Code, m i18n.Msg) {
+	if fe.has(field) {
+		return
+	}
+	*fe = append(*fe, FieldError{Field: field, Code: code, Message: m.Error(), Says: m})
 }
 
 // has reports whether field already has a problem.

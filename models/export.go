@@ -43,7 +43,7 @@ const CSVBOM = "\xEF\xBB\xBF"
 // CSVLocalColumns are the columns a CSV export writes after the event's
 // JSON fields: where the event sits in the request's zone, for a
 // spreadsheet (CSVOptions.appendLocal says what each holds per kind).
-var CSVLocalColumns = []string{"local_date", "local_start", "local_end", "minutes"}
+var CSVLocalColumns = []string{"local_date", "local_start", "local_end", "minutes", "counted_minutes"}
 
 // CSVOptions are how a CSV export writes its rows.
 type CSVOptions struct {
@@ -56,6 +56,16 @@ type CSVOptions struct {
 	// stored: their dates are read there, so 24 Nov stays 24 Nov whatever
 	// ?tz= says. Nil: Loc.
 	DayLoc *time.Location
+	// Now ends a running log's last piece: it counts up to now, as in the
+	// summary. Zero: a running log is one row without an end.
+	Now time.Time
+	// From and To are the export's window, if any: a log's pieces on days
+	// outside it are left out, so the rows hold the window's days only.
+	From, To *time.Time
+	// Counted is what a log's piece of the local date day counts toward
+	// that day (DESIGN.md, Summary: the union and sharing rule, in shown
+	// minutes): the counted_minutes cell. Nil leaves the cell empty.
+	Counted func(id int64, day string) int64
 }
 
 func (o CSVOptions) dayLoc() *time.Location {
@@ -75,7 +85,9 @@ const (
 // as it is, times as in JSON, true and false, numbers, and an empty cell for
 // null, each cell as encoding/csv's Writer with UseCRLF writes it (RFC 4180:
 // quoted when it holds a quote, a comma, a line break, or starts with white
-// space; CRLF line ends); then the CSVLocalColumns. Written in place, a
+// space; CRLF line ends); then the CSVLocalColumns. An activity log whose
+// span crosses local midnight is a line per day piece (DESIGN.md, Summary,
+// Days), each with the same fields and its own local columns. Written in place, a
 // row's times, numbers and texts make no strings of their own (a year's
 // export is 100,000 rows).
 //
@@ -87,6 +99,26 @@ const (
 // and minutes, which an end never before its start keeps at 0 or more), so
 // none begins with one of those characters, and a number stays a number.
 func AppendCSVRecord(b []byte, e *Event, o CSVOptions) []byte {
+	start := len(b)
+	b = appendCSVFields(b, e, o)
+	pieces := o.LogPieces(e)
+	if pieces == nil {
+		b = o.appendLocal(b, e)
+		return append(b, "\r\n"...)
+	}
+	end := len(b)
+	for i, p := range pieces {
+		if i > 0 {
+			b = append(b, b[start:end]...)
+		}
+		b = o.appendPiece(b, e, p, i == len(pieces)-1)
+		b = append(b, "\r\n"...)
+	}
+	return b
+}
+
+// appendCSVFields appends the cells of e's JSON fields.
+func appendCSVFields(b []byte, e *Event, o CSVOptions) []byte {
 	for i := range EventFields {
 		if i > 0 {
 			b = append(b, ',')
@@ -103,6 +135,12 @@ func AppendCSVRecord(b []byte, e *Event, o CSVOptions) []byte {
 			if t := f.getTime(e); t != nil {
 				b = AppendTime(b, *t)
 			}
+		case TypeLabels:
+			s := strings.Join(*f.getLabels(e), LabelsSeparator)
+			if o.Formulas == CSVFormulasEscaped && IsCSVFormula(s) {
+				s = "'" + s
+			}
+			b = appendCSVField(b, s)
 		case TypeBool:
 			b = strconv.AppendBool(b, *f.getBool(e))
 		case TypeDate:
@@ -113,11 +151,69 @@ func AppendCSVRecord(b []byte, e *Event, o CSVOptions) []byte {
 			b = strconv.AppendInt(b, f.getInt(e), 10)
 		}
 	}
-	b = o.appendLocal(b, e)
-	return append(b, "\r\n"...)
+	return b
 }
 
-// appendLocal appends ",local_date,local_start,local_end,minutes" of e:
+// LogPieces are the rows of an activity log with a start: a piece per
+// local day its span reaches into (DayPieces; a running log up to o.Now),
+// those of the days outside o's window left out. Nil for any other event:
+// it is one row.
+func (o CSVOptions) LogPieces(e *Event) []DayPiece {
+	if e.Kind != KindActivityLog || e.StartedAt == nil {
+		return nil
+	}
+	end := e.EndedAt
+	if end == nil {
+		if o.Now.IsZero() {
+			return nil
+		}
+		end = &o.Now
+	}
+	all := DayPieces(*e.StartedAt, *end, o.Loc)
+	kept := all[:0]
+	for _, p := range all {
+		if o.From != nil && (p.End.Before(*o.From) || p.End.Equal(*o.From) && p.End.After(p.Start)) {
+			continue
+		}
+		if o.To != nil && !p.Start.Before(*o.To) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == 0 {
+		return all[:1]
+	}
+	return kept
+}
+
+// appendPiece appends the local columns of a log's piece p: its date, its
+// bounds and length (no end and no length for the last piece of a running
+// log), and what it counts toward its day (0 for a cancelled log).
+func (o CSVOptions) appendPiece(b []byte, e *Event, p DayPiece, last bool) []byte {
+	b = append(append(b, ','), p.Date...)
+	b = p.Start.In(o.Loc).AppendFormat(append(b, ','), csvLocalDateTime)
+	b = append(b, ',')
+	running := last && e.EndedAt == nil
+	if !running {
+		b = p.End.In(o.Loc).AppendFormat(b, csvLocalDateTime)
+	}
+	b = append(b, ',')
+	if !running {
+		b = strconv.AppendInt(b, (Seconds(p.Start, p.End)+30)/60, 10) // whole seconds: no 292-year limit
+	}
+	b = append(b, ',')
+	switch {
+	case e.Status == StatusCancelled:
+		b = append(b, '0')
+	case o.Counted != nil:
+		b = strconv.AppendInt(b, o.Counted(e.ID, p.Date), 10)
+	}
+	return b
+}
+
+// appendLocal appends ",local_date,local_start,local_end,minutes,counted_minutes"
+// of an event that is one row (a log with a start is a row per piece,
+// appendPiece):
 //
 //   - a task: its due time (else its start) as local_date and local_start,
 //     the date alone for a due day without a clock time; no end, no minutes
@@ -175,7 +271,11 @@ func (o CSVOptions) appendLocal(b []byte, e *Event) []byte {
 	}
 	b = append(b, ',')
 	if start != nil && end != nil {
-		b = strconv.AppendInt(b, int64((end.Sub(*start)+30*time.Second)/time.Minute), 10)
+		b = strconv.AppendInt(b, Minutes(*start, *end), 10)
+	}
+	b = append(b, ',')
+	if e.Kind == KindActivityLog && (e.Status == StatusCancelled || o.Counted != nil) {
+		b = append(b, '0') // a log without a start spans no time
 	}
 	return b
 }

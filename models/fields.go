@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"events/internal/i18n"
 )
 
 // This file is the one place an event field is declared: the row
@@ -19,9 +21,10 @@ import (
 // constraint-to-field mapping, the forms and the tests' lists of fields
 // are all derived. Adding an editable field means a migration (its column
 // and the CHECK constraints its line declares), a field of Event and a
-// line in EventFields, the template that shows it outside the forms, if
-// any, and the documentation (docs/openapi.json, docs/DESIGN.md "Fields
-// and JSON"). Only a field the code reads by name in a request needs a
+// line in EventFields (which says how a list row shows it: RowPart), the
+// row template and handlers/rowhtml.go only for a field the row draws in
+// markup of its own, and the documentation (go generate ./docs writes docs/openapi.json
+// from this table; docs/DESIGN.md "Fields and JSON"). Only a field the code reads by name in a request needs a
 // field of Input too.
 
 // Event is one row of the events table.
@@ -41,6 +44,8 @@ type Event struct {
 	EndedAt     *time.Time `bun:"ended_at"`
 	Priority    int        `bun:"priority,notnull"`
 	ProjectTag  *string    `bun:"project_tag"`
+	Labels      []string   `bun:"labels,array"`
+	Location    *string    `bun:"location"`
 	CompletedAt *time.Time `bun:"completed_at"`
 	CancelledAt *time.Time `bun:"cancelled_at"`
 	DeferUntil  *time.Time `bun:"defer_until"`
@@ -58,9 +63,12 @@ type Event struct {
 	UpdatedAt time.Time `bun:"updated_at,notnull"`
 
 	// CaptureNote says how a create's capture text read a word that could
-	// mean more than one thing (Capture.Note). Never stored: only the
-	// answer to that create carries it, as "capture_note".
-	CaptureNote string `bun:"-"`
+	// mean more than one thing (Capture.Note), in English. Never stored:
+	// only the answer to that create carries it, as "capture_note".
+	// CaptureSays is the same sentence as a catalogue message, which a
+	// page writes in its language (zero when CaptureNote is "").
+	CaptureNote string   `bun:"-"`
+	CaptureSays i18n.Msg `bun:"-"`
 
 	// Zone is the IANA name of the zone the all-day span and the day-only
 	// due were fixed in (zone.go): the service's zone (a task's create
@@ -85,6 +93,7 @@ type Input struct {
 	EndedAt    Opt[time.Time]
 	Priority   Opt[int]
 	ProjectTag Opt[string]
+	Labels     Opt[[]string]
 	Source     Opt[Source]
 	SourceRef  Opt[string]
 	DeferUntil Opt[time.Time]
@@ -95,7 +104,7 @@ type Input struct {
 	Text     Opt[string]
 	TextZone *time.Location
 	// captureNote is Capture.Note of Text, for the new event.
-	captureNote string
+	captureNote i18n.Msg
 
 	// StopRunning and Overlap are options of a log's create, never stored
 	// (overlap.go, DESIGN.md "Running logs and overlaps").
@@ -106,6 +115,12 @@ type Input struct {
 	// page that was offline, DESIGN.md "The record line offline"): the
 	// create takes it as now for Text and a log's defaults. Never stored.
 	TypedAt Opt[time.Time]
+
+	// At is the moment a complete or cancel happened, when it is not now:
+	// an imported to-do's own COMPLETED: time (DESIGN.md, Labels and
+	// places). Never after now. Never stored as such: it is completed_at
+	// or cancelled_at and the history row's time.
+	At Opt[time.Time]
 
 	// FromForm is set for a form body: its times carry minutes only, and a
 	// PATCH compares them at that precision.
@@ -135,50 +150,54 @@ func (in *Input) moreOpt(name string, mk func() any) any {
 // EventFields are the fields of an event in the order of the API's JSON
 // and of the listing's columns.
 var EventFields = []Field{
-	integer("id", func(e *Event) *int64 { return &e.ID }, nil),
-	enum[Kind]("kind", func(e *Event) *Kind { return &e.Kind }, func(in *Input) any { return &in.Kind }, CreateFields).
+	integer("id", func(e *Event) *int64 { return &e.ID }, nil).onRow(),
+	enum("kind", Kinds, func(e *Event) *Kind { return &e.Kind }, func(in *Input) any { return &in.Kind }, CreateFields).onRow().
 		constraints("time_fields_of_kind"),
-	enum[Status]("status", func(e *Event) *Status { return &e.Status }, func(in *Input) any { return &in.Status }, CreateFields).
+	enum("status", Statuses, func(e *Event) *Status { return &e.Status }, func(in *Input) any { return &in.Status }, CreateFields).onRow().
 		constraints("cancelled_iff_cancelled_at", "deferred_iff_defer_until", "completed_at_when_finished", "undo_from_finished"),
 	text("title", func(e *Event) *string { return &e.Title }, func(in *Input) any { return &in.Title }, editable...).
-		form("Title", "text", "").prose(MaxTitle).trim().constraints("title_required", "title_length", "title_without_controls"),
+		form("Title", "text", "").onRow().searched().prose(MaxTitle).trim().constraints("title_required", "title_length", "title_without_controls"),
 	text("description", func(e *Event) *string { return &e.Description }, nil, editable...).
-		form("Description", "textarea", "desc").prose(MaxDescription).constraints("description_length", "description_without_controls"),
+		form("Description", "textarea", "desc").offRow().searched().prose(MaxDescription).constraints("description_length", "description_without_controls"),
 	timeField("start_at", func(e *Event) **time.Time { return &e.StartAt }, func(in *Input) any { return &in.StartAt }, editable...).
-		form("Starts", "datetime-local", "").reschedule().constraints("calendar_event_has_start"),
+		form("Starts", "datetime-local", "").onRow().reschedule().constraints("calendar_event_has_start"),
 	timeField("end_at", func(e *Event) **time.Time { return &e.EndAt }, nil, editable...).
-		form("Ends", "datetime-local", "").reschedule().constraints("end_at_after_start_at"),
+		form("Ends", "datetime-local", "").onRow().reschedule().constraints("end_at_after_start_at"),
 	boolean("all_day", func(e *Event) *bool { return &e.AllDay }, func(in *Input) any { return &in.AllDay }, editable...).
-		form("All day", "checkbox", "").reschedule(),
+		form("All day", "checkbox", "").onRow().reschedule(),
 	timeField("due_at", func(e *Event) **time.Time { return &e.DueAt }, func(in *Input) any { return &in.DueAt }, editable...).
-		form("Due", "datetime-local", "").reschedule(),
+		form("Due", "datetime-local", "").onRow().reschedule(),
 	timeField("started_at", func(e *Event) **time.Time { return &e.StartedAt }, func(in *Input) any { return &in.StartedAt }, editable...).
-		form("Started", "datetime-local", "").reschedule(),
+		form("Started", "datetime-local", "").onRow().reschedule(),
 	timeField("ended_at", func(e *Event) **time.Time { return &e.EndedAt }, func(in *Input) any { return &in.EndedAt }, editable...).
-		form("Ended", "datetime-local", "").reschedule().
+		form("Ended", "datetime-local", "").onRow().reschedule().
 		constraints("activity_log_has_a_time", "running_log_has_no_end", "ended_at_after_started_at"),
 	integer("priority", func(e *Event) *int { return &e.Priority }, func(in *Input) any { return &in.Priority }, editable...).
-		form("Priority", "priority", "").between(0, 3).constraints("priority_range"),
+		form("Priority", "priority", "").onRow().between(0, 3).constraints("priority_range"),
 	text("project_tag", func(e *Event) **string { return &e.ProjectTag }, func(in *Input) any { return &in.ProjectTag }, editable...).
-		form("Project tag", "text", "").line(MaxProjectTag).trim().dropPrefix("#").emptyIsNull().
+		form("Project tag", "text", "").onRow().line(MaxProjectTag).trim().dropPrefix("#").emptyIsNull().visible().
 		constraints("project_tag_length", "project_tag_without_controls", "project_tag_without_bidi", "project_tag_without_hash"),
-	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil),
-	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil),
+	labelsField("labels", func(e *Event) *[]string { return &e.Labels }, func(in *Input) any { return &in.Labels }, editable...).
+		form("Labels", "text", "").onRow().searched().constraints("labels_count", "labels_each_valid", "labels_without_controls", "labels_without_bidi"),
+	text("location", func(e *Event) **string { return &e.Location }, nil, editable...).
+		form("Place", "text", "").rowText("row_place").searched().line(MaxLocation).trim().emptyIsNull().of(KindTask, KindCalendarEvent).constraints("location_length", "location_without_controls", "location_without_bidi"),
+	timeField("completed_at", func(e *Event) **time.Time { return &e.CompletedAt }, nil).offRow(),
+	timeField("cancelled_at", func(e *Event) **time.Time { return &e.CancelledAt }, nil).offRow(),
 	timeField("defer_until", func(e *Event) **time.Time { return &e.DeferUntil }, func(in *Input) any { return &in.DeferUntil }, DeferFields).
-		form("Deferred until", "datetime-local", "").notNullInRequests(),
-	enum[Source]("source", func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields),
-	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).
+		form("Deferred until", "datetime-local", "").onRow().notNullInRequests(),
+	enum("source", Sources, func(e *Event) **Source { return &e.Source }, func(in *Input) any { return &in.Source }, CreateFields).offRow(),
+	text("source_ref", func(e *Event) **string { return &e.SourceRef }, func(in *Input) any { return &in.SourceRef }, CreateFields).offRow().
 		line(MaxSourceRef).constraints("source_ref_iff_source", "source_ref_length", "source_ref_without_controls", "source_ref_without_bidi"),
-	enum[Status]("reactivate_to", func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status"),
-	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil),
-	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil),
+	enum("reactivate_to", Statuses, func(e *Event) **Status { return &e.UndoStatus }, nil).column("undo_status").onRow(),
+	timeField("created_at", func(e *Event) *time.Time { return &e.CreatedAt }, nil).offRow(),
+	timeField("updated_at", func(e *Event) *time.Time { return &e.UpdatedAt }, nil).onRow(),
 	// read-only, after the fields above so that an export's columns keep
 	// their order: the zone and the local dates of zone.go, which are no
 	// columns of their own
-	text("zone", func(e *Event) **string { return &e.Zone }, nil).constraints("zone_named"),
-	date("start_date", (*Event).StartDate),
-	date("end_date", (*Event).EndDate),
-	date("due_date", (*Event).DueDate),
+	text("zone", func(e *Event) **string { return &e.Zone }, nil).offRow().constraints("zone_named"),
+	date("start_date", (*Event).StartDate).offRow(),
+	date("end_date", (*Event).EndDate).offRow(),
+	date("due_date", (*Event).DueDate).offRow(),
 }
 
 // FieldType is how a field is stored and written.
@@ -190,7 +209,8 @@ const (
 	TypeTime                  // a time; a nullable one is *time.Time
 	TypeBool
 	TypeInt
-	TypeDate // a local date (YYYY-MM-DD) computed from the row: no column, never in a request
+	TypeDate   // a local date (YYYY-MM-DD) computed from the row: no column, never in a request
+	TypeLabels // a list of short names (labels.go), a text[] column
 )
 
 // Field is one field of an event. The accessors are set by the
@@ -208,7 +228,22 @@ type Field struct {
 	FormType    string     // the form input: text, textarea, datetime-local, checkbox or priority
 	FormName    string     // the form's name, when it is not Name
 	Min, Max    int        // a whole number's bounds
+	Values      []string   // an enum's values
 	MaxLen      int        // a text's bound in characters; 0: not a checked text
+	// Kinds are the kinds of event that carry the field; nil: every kind.
+	// A request that sets it on another kind is refused naming it (422).
+	// The time fields' kinds are kindTimeFields'.
+	Kinds []Kind
+	// Row is how a list row shows the field; every field says (a test
+	// fails on RowUndeclared). RowLabel is the message id of a RowText
+	// field's label.
+	Row      RowPart
+	RowLabel string
+	// Searched: a search's words are looked for in the field (DESIGN.md,
+	// Search). The database's events_search_text takes the searched
+	// columns as arguments of the same names (SearchColumns), and the
+	// trigram index is over it.
+	Searched bool
 
 	// How a checked text (MaxLen > 0) is normalised before it is checked,
 	// in this order, and which characters it may hold. A nullable text that
@@ -217,22 +252,48 @@ type Field struct {
 	Trim        bool   // white space around the text is dropped
 	Prefix      string // a leading marker dropped ("#" of a project tag)
 	EmptyIsNull bool   // an empty text is stored as null
+	// Visible: a name that must look like what it is, so no invisible
+	// character (IsInvisible: zero-width spaces and joiners, other format
+	// characters, Hangul fillers): "a\u200bb" would show as "ab" and be
+	// another tag.
+	Visible bool
 
 	refuseNull bool   // a request may not send null, though the column may hold it
 	jsonKey    []byte // ,"name":
 	input      func(in *Input) any
 
-	getText func(e *Event) (string, bool)
-	setText func(e *Event, s *string)
-	getTime func(e *Event) *time.Time
-	setTime func(e *Event, t *time.Time)
-	getBool func(e *Event) *bool
-	getInt  func(e *Event) int64
-	setInt  func(e *Event, v int64)
-	getDate func(e *Event) (time.Time, bool)
+	getText   func(e *Event) (string, bool)
+	setText   func(e *Event, s *string)
+	getTime   func(e *Event) *time.Time
+	setTime   func(e *Event, t *time.Time)
+	getBool   func(e *Event) *bool
+	getInt    func(e *Event) int64
+	setInt    func(e *Event, v int64)
+	getDate   func(e *Event) (time.Time, bool)
+	getLabels func(e *Event) *[]string
 }
 
 var editable = []FieldSet{CreateFields, PatchFields}
+
+// RowPart is how a list row (the row template views/partials/
+// event_row.html and its Go writer handlers/rowhtml.go) shows a field.
+// handlers' TestRowShowsWhatTheTableSays draws rows both ways with each
+// field changed and holds both writers to it.
+type RowPart int
+
+const (
+	RowUndeclared RowPart = iota
+	// RowOwn: the row's own markup draws the field, in the template and
+	// in the Go writer alike.
+	RowOwn
+	// RowText: a text the row draws at the end of its meta line, after
+	// its label (RowLabel, a message id), as <span class="NAME">: both
+	// writers loop over these fields (RowTextFields), so such a field
+	// needs no edit of the row.
+	RowText
+	// RowOff: a list row does not show the field (the detail page does).
+	RowOff
+)
 
 // newField makes a field. input is where a request's value of it is
 // decoded, for the requests of sets; nil for a field of sets keeps it in
@@ -270,8 +331,11 @@ func text[P *string | **string](name string, get func(*Event) P, input func(*Inp
 	return f
 }
 
-func enum[T ~string, P *T | **T](name string, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
+func enum[T ~string, P *T | **T](name string, values []T, get func(*Event) P, input func(*Input) any, sets ...FieldSet) Field {
 	f := newField[T](name, TypeEnum, false, input, sets)
+	for _, v := range values {
+		f.Values = append(f.Values, string(v))
+	}
 	switch get := any(get).(type) {
 	case func(*Event) *T:
 		f.getText = func(e *Event) (string, bool) { return string(*get(e)), true }
@@ -360,6 +424,8 @@ func (f Field) line(max int) Field { f.MaxLen, f.Multiline = max, false; return 
 
 func (f Field) trim() Field { f.Trim = true; return f }
 
+func (f Field) visible() Field { f.Visible = true; return f }
+
 func (f Field) dropPrefix(p string) Field { f.Prefix = p; return f }
 
 func (f Field) emptyIsNull() Field { f.EmptyIsNull = true; return f }
@@ -374,6 +440,53 @@ func (f Field) constraints(names ...string) Field {
 }
 
 func (f Field) column(name string) Field { f.Column = name; return f }
+
+// onRow: the row's own markup shows the field (RowOwn).
+func (f Field) onRow() Field { f.Row = RowOwn; return f }
+
+// rowText: the row shows the text after the label of message id label
+// (RowText).
+func (f Field) rowText(label string) Field { f.Row, f.RowLabel = RowText, label; return f }
+
+// offRow: a list row does not show the field (RowOff).
+func (f Field) offRow() Field { f.Row = RowOff; return f }
+
+// searched: a search looks for its words in the field (Searched).
+func (f Field) searched() Field { f.Searched = true; return f }
+
+// SearchColumns are the columns of the fields a search reads (Searched),
+// in the table's order: the arguments, by name, of the database's
+// events_search_text.
+func SearchColumns() []string {
+	var out []string
+	for i := range EventFields {
+		if EventFields[i].Searched {
+			out = append(out, EventFields[i].Column)
+		}
+	}
+	return out
+}
+
+// RowTextFields are the fields a list row draws as texts after their
+// labels (RowText), in the table's order.
+func RowTextFields() []*Field {
+	var out []*Field
+	for i := range EventFields {
+		if EventFields[i].Row == RowText {
+			out = append(out, &EventFields[i])
+		}
+	}
+	return out
+}
+
+// of restricts the field to the kinds given.
+func (f Field) of(kinds ...Kind) Field { f.Kinds = kinds; return f }
+
+// ForKind reports whether an event of kind k carries the field.
+func (f *Field) ForKind(k Kind) bool { return f.Kinds == nil || slices.Contains(f.Kinds, k) }
+
+// AcceptsNull reports whether a request may send null for the field.
+func (f *Field) AcceptsNull() bool { return f.acceptsNull() }
 
 func (f Field) notNullInRequests() Field { f.refuseNull = true; return f }
 
@@ -455,6 +568,25 @@ func (f *Field) SetInt(e *Event, v int64) { f.setInt(e, v) }
 // Int reads a whole number.
 func (f *Field) Int(e *Event) int64 { return f.getInt(e) }
 
+// Empty reports whether e holds nothing in the field: null, "", false or 0.
+func (f *Field) Empty(e *Event) bool {
+	switch f.Type {
+	case TypeText, TypeEnum:
+		s, _ := f.getText(e)
+		return s == ""
+	case TypeTime:
+		return f.getTime(e) == nil
+	case TypeBool:
+		return !*f.getBool(e)
+	case TypeDate:
+		_, ok := f.getDate(e)
+		return !ok
+	case TypeLabels:
+		return len(*f.getLabels(e)) == 0
+	}
+	return f.getInt(e) == 0
+}
+
 // Date reads a computed local date: its wall date (false: null).
 func (f *Field) Date(e *Event) (time.Time, bool) { return f.getDate(e) }
 
@@ -479,6 +611,8 @@ func (f *Field) appendJSON(b []byte, e *Event) []byte {
 		b = append(b, '"')
 		b = AppendDate(b, d)
 		return append(b, '"')
+	case TypeLabels:
+		return appendJSONLabels(b, *f.getLabels(e))
 	}
 	return strconv.AppendInt(b, f.getInt(e), 10)
 }
@@ -501,6 +635,8 @@ func (f *Field) value(e *Event) any {
 			return string(AppendDate(nil, d))
 		}
 		return nil
+	case TypeLabels:
+		return labelsValue(*f.getLabels(e))
 	}
 	return f.getInt(e)
 }
@@ -524,6 +660,10 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 		if o.Set {
 			f.setInt(e, int64(o.V))
 		}
+	case *Opt[[]string]:
+		if o.Set {
+			*f.getLabels(e) = append([]string{}, o.V...)
+		}
 	}
 }
 
@@ -534,23 +674,34 @@ func (f *Field) copyFrom(in *Input, e *Event) {
 // are never stored, listed or shown.
 var RequestOnlyFields = []Field{
 	newField[string]("text", TypeText, false, func(in *Input) any { return &in.Text }, []FieldSet{CreateFields}),
-	newField[bool]("stop_running", TypeBool, false, func(in *Input) any { return &in.StopRunning }, []FieldSet{CreateFields}),
-	newField[string]("overlap", TypeText, false, func(in *Input) any { return &in.Overlap }, []FieldSet{CreateFields}),
+	newField[bool]("stop_running", TypeBool, false, func(in *Input) any { return &in.StopRunning }, []FieldSet{CreateFields}).of(KindActivityLog),
+	newField[string]("overlap", TypeText, false, func(in *Input) any { return &in.Overlap }, []FieldSet{CreateFields}).of(KindActivityLog),
 	newField[time.Time]("typed_at", TypeTime, false, func(in *Input) any { return &in.TypedAt }, []FieldSet{CreateFields}),
+	newField[time.Time]("at", TypeTime, false, func(in *Input) any { return &in.At }, []FieldSet{NoFields}),
 }
 
 // fieldIndex finds a field by its API name: the event's fields and the
-// request-only ones.
-var fieldIndex = func() map[string]*Field {
+// request-only ones. Each time field's Kinds are read from kindTimeFields
+// here, where the kinds' times are declared in their forms' order.
+var fieldIndex = indexFields()
+
+func indexFields() map[string]*Field {
 	m := make(map[string]*Field, len(EventFields)+len(RequestOnlyFields))
 	for i := range EventFields {
 		m[EventFields[i].Name] = &EventFields[i]
+	}
+	for _, k := range Kinds {
+		for _, name := range kindTimeFields[k] {
+			if !slices.Contains(m[name].Kinds, k) {
+				m[name].Kinds = append(m[name].Kinds, k)
+			}
+		}
 	}
 	for i := range RequestOnlyFields {
 		m[RequestOnlyFields[i].Name] = &RequestOnlyFields[i]
 	}
 	return m
-}()
+}
 
 // requestField returns the field of name when some request accepts it.
 func requestField(name string) (*Field, bool) {
@@ -600,7 +751,7 @@ func FormFields(kind Kind) []*Field {
 	for i := range EventFields {
 		f := &EventFields[i]
 		switch {
-		case !f.Editable() || f.Label == "":
+		case !f.Editable() || f.Label == "" || !KindHasField(kind, f.Name):
 		case !f.Reschedule:
 			out = append(out, f)
 		case !timesDone:

@@ -49,3 +49,38 @@ func TestFormsKeepTheSpecification(t *testing.T) {
 		t.Errorf("a kind that is none has a form: %v", namesOf(f))
 	}
 }
+
+// A field of some kinds only (Field.Kinds, .of in the table) is refused
+// naming it on another kind (validate, which a PATCH runs too), kept on its
+// own kinds; a kind's times are read from the same place.
+func TestFieldOfSomeKindsOnly(t *testing.T) {
+	i := slices.IndexFunc(EventFields, func(f Field) bool { return f.Name == "priority" })
+	saved := EventFields[i]
+	EventFields[i] = saved.of(KindTask)
+	t.Cleanup(func() { EventFields[i] = saved })
+
+	seoul := mustZone(t, "Asia/Seoul")
+	for body, want := range map[string]string{
+		`{"kind":"task","title":"t","priority":2}`:                                             "",
+		`{"kind":"calendar_event","title":"c","start_at":"2026-11-25T09:00:00Z","priority":2}`: "priority",
+		`{"kind":"activity_log","title":"l","priority":1}`:                                     "priority",
+		`{"kind":"activity_log","title":"l"}`:                                                  "",
+	} {
+		in, err := DecodeJSON([]byte(body), CreateFields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = in.NewEvent(now, seoul)
+		if got := fieldsOf(err); (want == "" && err != nil) || (want != "" && !slices.Equal(got, []string{want})) {
+			t.Errorf("%s: %v, want a refusal naming %q", body, err, want)
+		}
+	}
+	for _, k := range Kinds {
+		for j := range EventFields {
+			f := &EventFields[j]
+			if f.Reschedule && f.ForKind(k) != HasTimeField(k, f.Name) {
+				t.Errorf("%s: ForKind(%s) = %v, but kindTimeFields says %v", f.Name, k, f.ForKind(k), HasTimeField(k, f.Name))
+			}
+		}
+	}
+}

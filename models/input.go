@@ -40,7 +40,7 @@ const (
 	CreateFields FieldSet = iota // POST /api/events
 	PatchFields                  // PATCH /api/events/{id}
 	DeferFields                  // POST /api/events/{id}/defer
-	NoFields                     // complete, cancel, reactivate
+	NoFields                     // complete, cancel, reactivate: at most "at" (complete and cancel)
 )
 
 // CSRFField is the form field that carries the CSRF token; forms may always send it.
@@ -222,6 +222,8 @@ func setJSON(f *Field, target any, raw json.RawMessage) (Code, string) {
 		return Code{}, ""
 	}
 	switch t := target.(type) {
+	case *Opt[[]string]:
+		return setJSONLabels(t, raw)
 	case *Opt[string]:
 		if raw[0] != '"' || json.Unmarshal(raw, &t.V) != nil {
 			return CodeBadFormat, "must be a string"
@@ -433,6 +435,8 @@ func setForm(f *Field, target any, v string, loc *time.Location) (Code, string) 
 		return Code{}, ""
 	}
 	switch t := target.(type) {
+	case *Opt[[]string]:
+		t.V, t.Set = SplitLabels(v), true
 	case *Opt[bool]:
 		switch strings.ToLower(v) {
 		case "on", "true", "1", "yes":

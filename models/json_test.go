@@ -59,7 +59,7 @@ func TestEventMarshalJSONExample(t *testing.T) {
 		"due_at": `"2026-11-25T00:00:00.000000Z"`, "priority": `2`, "project_tag": `"home"`,
 		"created_at": `"2026-11-22T00:00:00.123456Z"`, "updated_at": `"2026-11-22T00:00:00.000000Z"`}
 	// every other field of the table, in its order, at its zero value
-	zero := map[FieldType]string{TypeText: `""`, TypeBool: `false`, TypeInt: `0`}
+	zero := map[FieldType]string{TypeText: `""`, TypeBool: `false`, TypeInt: `0`, TypeLabels: `[]`}
 	var parts []string
 	for _, f := range EventFields {
 		v, ok := example[f.Name]
@@ -256,6 +256,8 @@ func reflected(t *testing.T, e Event) []byte {
 			v = f.Bool(&e)
 		case TypeInt:
 			v = f.Int(&e)
+		case TypeLabels:
+			v = append([]string{}, f.Labels(&e)...) // an array, empty for none
 		}
 		encode(v)
 	}

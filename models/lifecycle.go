@@ -47,9 +47,9 @@ func Check(e *Event, op Op) error {
 	case refusedKind:
 		return Invalid("kind", CodeNotAllowedForKind, "an %s cannot be %s", e.Kind, pastTense(op))
 	case refusedStatus:
-		return &ConflictError{Reason: fmt.Sprintf("a %s event cannot be %s", e.Status, pastTense(op))}
+		return &ConflictError{Reason: fmt.Sprintf("a %s event cannot be %s", e.Status, pastTense(op)), Event: e}
 	case refusedNoUndo:
-		return &ConflictError{Reason: "there is no step to undo: reactivate undoes the last complete, cancel or defer"}
+		return &ConflictError{Reason: "there is no step to undo: reactivate undoes the last complete, cancel or defer", Event: e}
 	}
 	return nil
 }
@@ -151,6 +151,11 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 		return e, History{}, err
 	}
 	now = now.UTC().Truncate(time.Microsecond)
+	clock := now // updated_at: the write's own time, whatever the step's
+	now, err := stepAt(&e, op, in, now)
+	if err != nil {
+		return e, History{}, err
+	}
 	n := e
 	changes := map[string]Change{}
 	set := func(name string, dst **time.Time, v *time.Time) {
@@ -189,25 +194,12 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 		n.Status = lifecycle[op].to
 		set("defer_until", &n.DeferUntil, until)
 	case OpReactivate:
-		if undo == nil || undo.Step.StatusBefore == nil {
-			return e, History{}, &ConflictError{Reason: "there is no step to undo"}
-		}
-		n.Status = *undo.Step.StatusBefore
-		for _, name := range []string{"completed_at", "cancelled_at", "defer_until", "ended_at"} {
-			c, ok := undo.Step.Changes[name]
-			if !ok {
-				continue
+		if err := undoStep(&n, undo, set); err != nil {
+			if c, ok := err.(*ConflictError); ok {
+				c.Event = &e // the event as it is, for the status and what it allows
 			}
-			cur := n.timeField(name)
-			if !sameTime(*cur, changeTime(c.New)) {
-				continue // edited since: the edit stays
-			}
-			set(name, cur, changeTime(c.Old))
+			return e, History{}, err
 		}
-		if n.Kind == KindActivityLog && n.Status == StatusInProgress && n.EndedAt != nil {
-			return e, History{}, &ConflictError{Reason: "cannot undo: ended_at was edited since the log was completed, and a running log has no end"}
-		}
-		n.UndoStatus = undo.Next
 		id := undo.Step.ID
 		h.Undoes = &id
 	}
@@ -217,10 +209,56 @@ func Apply(e Event, op Op, in Input, now time.Time, actor Actor, undo *Undo) (Ev
 	if op != OpReactivate {
 		n.UndoStatus = &before
 	}
-	n.UpdatedAt = now
+	n.UpdatedAt = clock
 	h.StatusAfter = n.Status
 	h.Changes = changes
 	return n, h, nil
+}
+
+// stepAt is when step op on e happened: now, or in's at for a complete or
+// a cancel that happened before (never after now, nor, for a running
+// log's complete, before its start).
+func stepAt(e *Event, op Op, in Input, now time.Time) (time.Time, error) {
+	if !in.At.Set {
+		return now, nil
+	}
+	switch {
+	case op != OpComplete && op != OpCancel:
+		return now, Invalid("at", CodeNotEditable, "is taken by complete and cancel only")
+	case in.At.Null:
+		return now, Invalid("at", CodeBadFormat, "must be an RFC 3339 time, not null (leave it out for now)")
+	case in.At.V.After(now):
+		return now, Invalid("at", CodeInTheFuture, "is %s, after now (%s): a step cannot have happened ahead", FormatTime(in.At.V), FormatTime(now))
+	case op == OpComplete && e.Running() && e.StartedAt != nil && in.At.V.Before(*e.StartedAt):
+		return now, Invalid("at", CodeOutOfRange, "is before the log's start (%s)", FormatTime(*e.StartedAt))
+	}
+	return in.At.V.UTC().Truncate(time.Microsecond), nil
+}
+
+// undoStep undoes undo's step on n: the status before it, and each time
+// the step set (through set) unless it was edited since; the next undo
+// step is undo.Next.
+func undoStep(n *Event, undo *Undo, set func(name string, dst **time.Time, v *time.Time)) error {
+	if undo == nil || undo.Step.StatusBefore == nil {
+		return &ConflictError{Reason: "there is no step to undo"}
+	}
+	n.Status = *undo.Step.StatusBefore
+	for _, name := range []string{"completed_at", "cancelled_at", "defer_until", "ended_at"} {
+		c, ok := undo.Step.Changes[name]
+		if !ok {
+			continue
+		}
+		cur := n.timeField(name)
+		if !sameTime(*cur, changeTime(c.New)) {
+			continue // edited since: the edit stays
+		}
+		set(name, cur, changeTime(c.Old))
+	}
+	if n.Kind == KindActivityLog && n.Status == StatusInProgress && n.EndedAt != nil {
+		return &ConflictError{Reason: "cannot undo: ended_at was edited since the log was completed, and a running log has no end", Field: "ended_at"}
+	}
+	n.UndoStatus = undo.Next
+	return nil
 }
 
 // timeField returns a pointer to the lifecycle time field name of e.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"events/internal/i18n"
 )
 
 // Running logs and overlaps (DESIGN.md): a create of an activity log may
@@ -108,15 +110,7 @@ func NewOverlapError(what string, overlaps []Overlap) *OverlapError {
 	}
 }
 
-// OverlapLength is an overlap's seconds in words: whole minutes, rounded
-// up ("1 min" for 20 s), hours beyond the hour ("1 h 05 min").
-func OverlapLength(seconds int64) string {
-	m := (seconds + 59) / 60
-	if m < 60 {
-		return fmt.Sprintf("%d min", m)
-	}
-	if m%60 == 0 {
-		return fmt.Sprintf("%d h", m/60)
-	}
-	return fmt.Sprintf("%d h %02d min", m/60, m%60)
-}
+// OverlapLength is an overlap's seconds in words, in English: whole
+// minutes, rounded up ("1 min" for 20 s), hours beyond the hour ("1 h 05
+// min"); a page writes i18n's OverlapLength in its language.
+func OverlapLength(seconds int64) string { return i18n.English.OverlapLength(seconds) }

@@ -58,4 +58,5 @@ var (
 	CodeAmbiguousText     = code("ambiguous_text", "The capture text could not be read as one day, time, duration, tag or title.")
 	CodeStorageRule       = code("storage_rule", "The database refused the value by one of its rules.")
 	CodeKeyReused         = code("key_reused", "The Idempotency-Key was sent in the last 24 hours with another request.")
+	CodeIllegalStep       = code("illegal_step", "The lifecycle operation does not apply to the event's status now; the answer names the status and the operations that do.")
 )

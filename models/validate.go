@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"events/internal/capture"
 )
 
 // Bounds of the text fields, in characters.
@@ -17,6 +19,7 @@ const (
 	MaxDescription = 20000
 	MaxProjectTag  = 64
 	MaxSourceRef   = 200
+	MaxLocation    = 200
 )
 
 // kindTimeFields are the time fields each kind carries; the others stay empty.
@@ -24,6 +27,33 @@ var kindTimeFields = map[Kind][]string{
 	KindTask:          {"due_at", "start_at"},
 	KindCalendarEvent: {"start_at", "end_at", "all_day"},
 	KindActivityLog:   {"started_at", "ended_at"},
+}
+
+// KindTimeFields are the time fields of kind k, in its form's order.
+func KindTimeFields(k Kind) []string { return kindTimeFields[k] }
+
+// InitialStatuses are the statuses a create of kind k may ask for; the
+// first is the default.
+func InitialStatuses(k Kind) []Status { return initialStatuses[k] }
+
+// KindHasField reports whether kind k carries the field name (Field.Kinds:
+// the table's .of, and the time fields' kindTimeFields).
+func KindHasField(k Kind, name string) bool {
+	f := fieldIndex[name]
+	return f == nil || f.ForKind(k)
+}
+
+// kindList is kinds in words: "a task or a calendar_event" without its
+// first article.
+func kindList(kinds []Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", a ") + " or a " + names[len(names)-1]
 }
 
 // HasTimeField reports whether kind k carries the time field name.
@@ -65,7 +95,7 @@ func (in Input) NewEvent(now time.Time, loc *time.Location) (Event, error) {
 		return Event{}, fe
 	}
 	in.copyEditable(&e)
-	e.CaptureNote = in.captureNote
+	e.CaptureNote, e.CaptureSays = in.captureNote.Error(), in.captureNote
 	e.Source = in.Source.Ptr()
 	e.SourceRef = in.SourceRef.Ptr()
 
@@ -177,7 +207,7 @@ func ApplyPatch(e Event, in Input, now time.Time, loc *time.Location) (n Event, 
 	// PATCH that leaves them alone leaves them as they are (an all-day
 	// span fixed in Seoul keeps its dates under a service now in Berlin);
 	// a PATCH that moves them fixes them anew in the service's zone.
-	fixed := e.Location()
+	fixed := e.TimeZone()
 	if fixed == nil {
 		fixed = loc
 	}
@@ -241,6 +271,8 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 		switch {
 		case f.MaxLen > 0:
 			checkField(e, f, fe)
+		case f.Type == TypeLabels:
+			checkLabels(e, f, fe)
 		case f.Type == TypeInt && f.Max > f.Min:
 			if v := f.Int(e); v < int64(f.Min) || v > int64(f.Max) {
 				fe.add(f.Name, CodeOutOfRange, "must be from %d to %d", f.Min, f.Max)
@@ -257,6 +289,12 @@ func validate(e *Event, fe *FieldErrors, loc *time.Location) {
 		// the times a PATCH reschedules are each kind's own (kindTimeFields)
 		if f := &EventFields[i]; f.Reschedule && f.Type == TypeTime && f.Time(e) != nil && !HasTimeField(e.Kind, f.Name) {
 			fe.add(f.Name, CodeNotAllowedForKind, "is not a field of a %s (its times are %s)", e.Kind, strings.Join(kindTimeFields[e.Kind], ", "))
+		}
+	}
+	for i := range EventFields {
+		// a field of some kinds only (Field.Kinds; the times are above)
+		if f := &EventFields[i]; !f.Reschedule && !f.ForKind(e.Kind) && !f.Empty(e) {
+			fe.add(f.Name, CodeNotAllowedForKind, "applies to a %s, not a %s", kindList(f.Kinds), e.Kind)
 		}
 	}
 	if e.AllDay && e.Kind != KindCalendarEvent {
@@ -323,17 +361,28 @@ func ceilMidnight(t time.Time, loc *time.Location) time.Time {
 	return nextMidnight(t, loc)
 }
 
-// dayStart is the first instant of the local date y-m-d (normalised) in loc:
-// its midnight, or, where the clocks jump over midnight (America/Havana,
-// America/Santiago), the instant they jump to. time.Date alone may answer an
-// hour of the day before there.
+// dayStart is the first instant of the local date y-m-d (normalised) in
+// loc (capture.DayStart).
 func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
-	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
-	wy, wm, wd := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Date()
-	if ty, tm, td := t.Date(); ty != wy || tm != wm || td != wd {
-		_, t = t.ZoneBounds()
-	}
-	return t
+	return capture.DayStart(y, m, d, loc)
+}
+
+// EndOfDay is the last microsecond of the local date y-m-d (normalised) in
+// loc: the next day's first instant minus one microsecond.
+func EndOfDay(y int, m time.Month, d int, loc *time.Location) time.Time {
+	return capture.EndOfDay(y, m, d, loc)
+}
+
+// DaysIn is the number of days of month m (1–12) in year y of the
+// proleptic Gregorian calendar, as time.Date counts them.
+func DaysIn(y int, m time.Month) int { return capture.DaysIn(y, m) }
+
+// DueDayOnly reports whether due is a day without a clock time in loc: the
+// last microsecond of a local day, as ParseCapture stores a task day given
+// without a time.
+func DueDayOnly(due time.Time, loc *time.Location) bool {
+	l := due.In(loc)
+	return l.Hour() == 23 && l.Minute() == 59 && l.Second() == 59 && l.Nanosecond() == 999999000
 }
 
 // checkField normalises the text field f of e as the field table says
@@ -341,6 +390,9 @@ func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
 func checkField(e *Event, f *Field, fe *FieldErrors) {
 	s, ok := f.Text(e)
 	if !ok {
+		return
+	}
+	if !f.Multiline && checkSent(fe, f.Name, s) {
 		return
 	}
 	s = f.normalise(s)
@@ -352,7 +404,49 @@ func checkField(e *Event, f *Field, fe *FieldErrors) {
 		fe.add(f.Name, CodeRequired, "must not be empty")
 	}
 	f.SetText(e, &s)
+	n := len(*fe)
 	checkText(fe, f.Name, s, f.MaxLen, f.Multiline)
+	if f.Visible && len(*fe) == n {
+		checkVisible(fe, f.Name, s)
+	}
+}
+
+// checkSent refuses a control character anywhere in a one-line text as it
+// was sent, and reports whether it did: trimming drops the spaces around a
+// text, never a tab or a newline, so "\ta\n" is refused as "a\nb" is
+// rather than trimmed into a valid "a" (one rule for JSON, forms and a
+// listing's query).
+func checkSent(fe *FieldErrors, name, s string) bool {
+	i := strings.IndexFunc(s, unicode.IsControl)
+	if i < 0 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	fe.add(name, CodeControlCharacter, "must not contain control characters (found U+%04X)", r)
+	return true
+}
+
+// checkVisible refuses an invisible character in a name (Field.Visible).
+func checkVisible(fe *FieldErrors, name, s string) {
+	for _, r := range s {
+		if IsInvisible(r) {
+			fe.add(name, CodeControlCharacter, "must not contain invisible characters (found U+%04X)", r)
+			return
+		}
+	}
+}
+
+// IsInvisible reports whether r draws nothing though it is not a space: a
+// format character (Unicode category Cf: U+200B zero-width space, U+200C
+// and U+200D joiners, U+2060 word joiner, U+FEFF, U+00AD soft hyphen, the
+// bidirectional controls ...) or a Hangul filler (U+115F, U+1160, U+3164,
+// U+FFA0), which are letters that show as nothing.
+func IsInvisible(r rune) bool {
+	switch r {
+	case 0x115F, 0x1160, 0x3164, 0xFFA0:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
 }
 
 func normaliseNewlines(s string) string {

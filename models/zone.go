@@ -24,10 +24,11 @@ func ZoneName(loc *time.Location) *string {
 	return &name
 }
 
-// Location is the zone e's all-day span and day-only due were fixed in;
-// nil when it is not known (a row stored before zones were, until the
-// service's start fills it in).
-func (e *Event) Location() *time.Location {
+// TimeZone is the zone e's all-day span and day-only due were fixed in
+// (the zone field, loaded); nil when it is not known (a row stored before
+// zones were, until the service's start fills it in). It is not called
+// Location: that is a field's natural name.
+func (e *Event) TimeZone() *time.Location {
 	if e.Zone == nil {
 		return nil
 	}
@@ -40,7 +41,7 @@ func (e *Event) StartDate() (time.Time, bool) {
 	if e.Kind != KindCalendarEvent || !e.AllDay || e.StartAt == nil {
 		return time.Time{}, false
 	}
-	loc := e.Location()
+	loc := e.TimeZone()
 	if loc == nil {
 		return time.Time{}, false
 	}
@@ -63,7 +64,7 @@ func (e *Event) DueDate() (time.Time, bool) {
 	if e.Kind != KindTask || e.DueAt == nil {
 		return time.Time{}, false
 	}
-	loc := e.Location()
+	loc := e.TimeZone()
 	if loc == nil {
 		return time.Time{}, false
 	}

@@ -1,6 +1,16 @@
 // app.js: the little behaviour of the events pages that htmx does not give.
 // No inline script anywhere: the pages' content security policy allows only
 // scripts from this origin.
+
+// The words the page's language gives its scripts (partials/head_links):
+// say is the words for name, their {{.Name}} placeholders filled from args
+// (the catalogue's js_ ids, handlers/templates.go). Both parts below use it.
+var pageWords = {};
+try { pageWords = JSON.parse(document.querySelector('meta[name="page-words"]').content); } catch (e) { /* none */ }
+function say(name, args) {
+  return String(pageWords[name] || "").replace(/\{\{\.(\w+)\}\}/g, function (_, k) { return args && args[k] != null ? args[k] : ""; });
+}
+
 (function () {
   "use strict";
 
@@ -71,10 +81,10 @@
   });
 
   // Every request of a logged-in page carries the session's CSRF token.
-  var csrf = document.querySelector('meta[name="csrf-token"]');
-
+  // (read at each request: the shell kept offline gets its token later)
   document.addEventListener("htmx:config:request", function (evt) {
     var ctx = evt.detail.ctx, source = ctx.sourceElement;
+    var csrf = document.querySelector('meta[name="csrf-token"]');
     if (csrf) ctx.request.headers["X-CSRF-Token"] = csrf.content;
     var line = lineOf(source.id, "form");
     if (line) {
@@ -151,7 +161,7 @@
   document.addEventListener("htmx:error", function (evt) {
     var ctx = evt.detail.ctx;
     if (ctx && ctx.response) return; // an answer came; it was shown where it belongs
-    flash("The service did not answer; check the connection and try again.");
+    flash(say("no_answer"));
   });
   document.addEventListener("htmx:after:request", function (evt) {
     var ctx = evt.detail.ctx;
@@ -175,7 +185,7 @@
       if (meta && row.dataset.status !== "in_progress") {
         var mark = document.createElement("span");
         mark.className = "recorded";
-        mark.textContent = "just recorded";
+        mark.textContent = say("just_recorded");
         meta.prepend(mark);
       }
     }
@@ -193,6 +203,23 @@
     evt.preventDefault();
     form.requestSubmit(start);
   });
+
+  // Start with an empty line says what to type (the line itself records
+  // nothing when empty: htmx:config:request above stops the request).
+  document.addEventListener("submit", function (evt) {
+    var start = evt.submitter;
+    if (!evt.target || evt.target.id !== ids.quickRecord || !start || !start.hasAttribute("data-start")) return;
+    var input = document.getElementById(ids.quickTitle);
+    if (!input || (input.value || "").trim()) return;
+    var box = document.getElementById(ids.quickError);
+    if (box) {
+      var p = document.createElement("p");
+      p.className = "empty-line";
+      p.textContent = start.dataset.empty;
+      box.replaceChildren(p);
+    }
+    input.focus();
+  }, true);
 
   // On Today a running log's row belongs in Now and a finished one in Done
   // & logged: after a Start, a Stop, or a log a Start stopped (its row
@@ -228,10 +255,7 @@
   });
 
   // Forms show a date the browser's way; under each date field the same
-  // time reads as the lists write it ("Mon 23 Nov, 17:00").
-  var readable = new Intl.DateTimeFormat("en-GB", {
-    timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23"
-  });
+  // time reads as the lists write it ("Mon 23 Nov, 17:00", "11월 23일 (월) 17:00").
   function readOut(input) {
     var out = input.parentNode.querySelector(".as-read");
     if (!out) {
@@ -244,14 +268,17 @@
     out.hidden = !out.textContent;
   }
   // asRead is a date input's day ("Sun 29 Nov") or a datetime-local
-  // input's day and time ("Sun 29 Nov, 17:00"), as the lists write them.
+  // input's day and time ("Sun 29 Nov, 17:00"), as the lists write them
+  // in the page's language.
   function asRead(v) {
-    if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d)?$/.test(v || "")) return "";
-    var p = {}, day = v.length === 10; // the page zone's wall time: read it as UTC to keep it as typed
-    readable.formatToParts(new Date((day ? v + "T00:00" : v) + ":00Z")).forEach(function (x) { p[x.type] = x.value; });
-    return p.weekday + " " + p.day + " " + p.month + (+p.year !== today().y ? " " + p.year : "") + (day ? "" : ", " + p.hour + ":" + p.minute);
+    if (!isWall(v)) return "";
+    var d = wall(v), y = d.getUTCFullYear(); // the page zone's wall time, read as UTC to keep it as typed
+    var s = say(y !== today().y ? "date_year" : "date", {
+      Weekday: (pageWords.weekdays || [])[d.getUTCDay()], Day: d.getUTCDate(), Month: (pageWords.months || [])[d.getUTCMonth()], Year: y
+    });
+    return v.length === 10 ? s : s + (pageWords.clock_sep || " ") + v.slice(11, 16);
   }
-  var timeInputs = '.field input[type="datetime-local"], .field input[type="date"]';
+  var timeInputs = '.field input[type="datetime-local"], .field input[type="date"], .field input[data-time24]';
   function readAll(root) {
     (root.querySelectorAll ? root : document).querySelectorAll(timeInputs).forEach(readOut);
   }
@@ -263,13 +290,20 @@
   // after its start and moves with it, keeping its length, until the
   // person edits the end; All day turns both into date inputs (the end is
   // the last day), and a task's "No clock time" turns Due into one.
-  function wall(v) { return new Date((v.length === 10 ? v + "T00:00" : v) + ":00Z"); } // a wall time as UTC
-  function wallValue(d, day) { return d.toISOString().slice(0, day ? 10 : 16); }
+  // The detail page's time fields are text fields of 24-hour times
+  // ("2026-11-29 14:00", data-time24; issue 55) that also take words the
+  // server reads: only a value in that form is read here.
+  function isWall(v) { return /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d)?$/.test(v || ""); }
+  function wall(v) { return new Date((v.length === 10 ? v + "T00:00" : v.replace(" ", "T")) + ":00Z"); } // a wall time as UTC
+  function wallValue(d, day, input) {
+    var v = d.toISOString().slice(0, day ? 10 : 16);
+    return input && input.dataset.time24 ? v.replace("T", " ") : v;
+  }
   function setKind(input, day, clock) {
     if (!input || (input.type === "date") === day) return;
     var v = input.value;
-    input.type = day ? "date" : "datetime-local";
-    input.value = !v ? "" : day ? v.slice(0, 10) : v.slice(0, 10) + "T" + clock;
+    input.type = day ? "date" : input.dataset.time24 ? "text" : "datetime-local";
+    input.value = !v ? "" : day ? v.slice(0, 10) : v.slice(0, 10) + (input.dataset.time24 ? " " : "T") + clock;
     readOut(input);
   }
   function calendarFields(form) {
@@ -287,12 +321,12 @@
     if (el !== f.start) return;
     var was = f.start.dataset.was || "", now = f.start.value;
     f.start.dataset.was = now;
-    if (!now || f.end.dataset.edited) return;
+    if (!now || f.end.dataset.edited || !isWall(now)) return;
     var day = f.start.type === "date";
-    if (!f.end.value || !was) {
-      f.end.value = day ? now : wallValue(new Date(wall(now).getTime() + 3600 * 1000), false);
+    if (!f.end.value || !was || !isWall(was) || !isWall(f.end.value)) {
+      f.end.value = day ? now : wallValue(new Date(wall(now).getTime() + 3600 * 1000), false, f.end);
     } else { // keep the entry's length
-      f.end.value = wallValue(new Date(wall(f.end.value).getTime() + wall(now).getTime() - wall(was).getTime()), day);
+      f.end.value = wallValue(new Date(wall(f.end.value).getTime() + wall(now).getTime() - wall(was).getTime()), day, f.end);
     }
     readOut(f.end);
   });
@@ -329,7 +363,7 @@
     var move = menu.querySelector(".defer-move");
     if (move && d.dataset.deferDue) { // a task with a due time: offer to move it too
       move.hidden = false;
-      move.querySelector(".defer-due").textContent = "currently due " + asRead(dueValue(new Date(d.dataset.deferDue)));
+      move.querySelector(".defer-due").textContent = say("currently_due", { Due: asRead(dueValue(new Date(d.dataset.deferDue))) });
     }
     d.appendChild(menu);
     htmx.process(menu);
@@ -416,7 +450,7 @@
     b.type = "button";
     b.className = "undo";
     b.setAttribute("data-undo", "");
-    b.textContent = "Undo";
+    b.textContent = say("undo");
     return b;
   }
   var moved = null; // the move waiting for its PATCH's answer
@@ -430,7 +464,7 @@
       if (!ok) return; // refused: nothing to move
       var said = host && host.querySelector(".undo-note span");
       if (!host || host.dataset.status !== "deferred") return;
-      m.deferred = said ? said.textContent : "Deferred";
+      m.deferred = said ? said.textContent : say("deferred");
       moved = m;
       patchDue(host, m, m.due);
       return;
@@ -441,8 +475,10 @@
     if (!el || !ok) return;
     var undo = undoButton();
     if (!was.back) { // the move: its Undo moves the due back
-      var when = el.querySelector(".row-meta time:not(.until)"); // the row's own words ("due tomorrow 17:00")
-      moveNote(el, was.deferred + ", due moved to " + (when ? when.textContent.replace(/^due /, "") : asRead(was.due)), undo);
+      var when = el.querySelector(".row-meta time:not(.until)"), pre = pageWords.due_prefix || ""; // the row's own words ("due tomorrow 17:00")
+      var due = when ? when.textContent : asRead(was.due);
+      if (pre && due.indexOf(pre) === 0) due = due.slice(pre.length);
+      moveNote(el, say("due_moved", { Deferred: was.deferred, Due: due }), undo);
       undo.addEventListener("click", function () {
         moved = { host: was.host, target: was.target, post: was.post, deferred: was.deferred, back: true };
         patchDue(document.getElementById(was.host), was, was.old);
@@ -451,7 +487,7 @@
       undo.setAttribute("hx-post", was.post.replace(/\/defer$/, "/reactivate"));
       undo.setAttribute("hx-target", was.target);
       undo.setAttribute("hx-swap", "outerHTML");
-      moveNote(el, "Due moved back; " + was.deferred.charAt(0).toLowerCase() + was.deferred.slice(1), undo);
+      moveNote(el, say("due_moved_back", { Deferred: was.deferred.charAt(0).toLowerCase() + was.deferred.slice(1) }), undo);
     }
   });
   document.addEventListener("click", function (evt) {
@@ -485,26 +521,13 @@
   var meta = document.querySelector('meta[name="page-contract"]');
   var ids = meta ? JSON.parse(meta.content) : {};
 
-  // The shortcuts, as the help lists them.
+  // The shortcuts, as the help lists them: the keys, and the name of their
+  // words (say).
   var shortcuts = [
-    ["/", "Focus the quick-record line"],
-    ["s", "Focus search"],
-    ["t", "Focus the task capture line"],
-    ["g t", "Go to Today"],
-    ["g i", "Go to Inbox"],
-    ["g u", "Go to Upcoming"],
-    ["g a", "Go to Activity"],
-    ["g r", "Go to the review page"],
-    ["j k", "Next, previous row"],
-    ["x", "Complete the current row"],
-    ["d", "Open its defer menu"],
-    ["c", "Cancel it"],
-    ["u", "Undo its last complete, cancel or defer"],
-    ["← →", "Previous, next tab (on a tab)"],
-    ["Home End", "First, last tab (on a tab)"],
-    ["↑ ↓", "Previous, next choice (in a defer menu)"],
-    ["?", "Show this list"],
-    ["Esc", "Close this list or a menu; leave a field"]
+    ["/", "key_record"], ["s", "key_search"], ["t", "key_task"],
+    ["g t", "key_today"], ["g i", "key_inbox"], ["g u", "key_upcoming"], ["g a", "key_activity"], ["g r", "key_review"],
+    ["j k", "key_rows"], ["x", "key_complete"], ["d", "key_defer"], ["c", "key_cancel"], ["u", "key_undo"],
+    ["← →", "key_tabs"], ["Home End", "key_tab_ends"], ["↑ ↓", "key_choices"], ["?", "key_help"], ["Esc", "key_escape"]
   ];
   var goTabs = { t: "today", i: "inbox", u: "upcoming", a: "activity" };
 
@@ -629,10 +652,10 @@
       d.setAttribute("aria-labelledby", "keys-help-title");
       var h = document.createElement("h2");
       h.id = "keys-help-title";
-      h.textContent = "Keyboard shortcuts";
+      h.textContent = say("keys_title");
       var note = document.createElement("p");
       note.className = "hint";
-      note.textContent = "Not while typing in a field (Esc leaves it). The current row is the one with the focus, or the last one j or k reached.";
+      note.textContent = say("keys_note");
       var table = document.createElement("table");
       var body = document.createElement("tbody");
       shortcuts.forEach(function (s) {
@@ -644,7 +667,7 @@
           kbd.textContent = k;
           th.appendChild(kbd);
         });
-        td.textContent = s[1];
+        td.textContent = say(s[1]);
         tr.append(th, td);
         body.appendChild(tr);
       });
@@ -652,7 +675,7 @@
       var close = document.createElement("button");
       close.type = "button";
       close.className = "keys-close";
-      close.textContent = "Close";
+      close.textContent = say("keys_close");
       close.addEventListener("click", function () { d.close(); });
       d.append(h, note, table, close);
       d.addEventListener("close", function () {
@@ -767,4 +790,190 @@
       to.focus();
     }
   });
+})();
+
+// names56 (issue 56): the record and task lines offer the projects in use
+// after # and the labels after @ as one types: a list the server draws
+// (GET /api/events/names as an htmx fragment), announced as the ARIA
+// combobox pattern. ↑/↓ choose, Enter or Tab take (Tab the first when none
+// is chosen; Enter with none chosen sends the line as typed), Esc closes;
+// a click or a tap takes one. A name with spaces goes in as #"Acme website",
+// the form the capture text reads back.
+(function () {
+  "use strict";
+
+  var meta = document.querySelector('meta[name="page-contract"]');
+  var ids = meta ? JSON.parse(meta.content) : {};
+  if (!ids.names) return;
+
+  // the combobox input of el (the line's input itself), and its list
+  function comboOf(el) {
+    return el instanceof HTMLInputElement && el.getAttribute("role") === "combobox" ? el : null;
+  }
+  function listOf(input) {
+    return document.getElementById(input.getAttribute("aria-controls"));
+  }
+
+  // token is the #name or @name being typed before the caret: its marker,
+  // what is typed of the name (inside an opened quote, spaces too), and
+  // where the word starts; null when the caret is in no such word.
+  function token(input) {
+    if (input.selectionStart !== input.selectionEnd) return null;
+    var end = input.selectionStart, before = input.value.slice(0, end);
+    var m = /(^|\s)([#@])"([^"]*)$/.exec(before) || /(^|\s)([#@])([^\s"]*)$/.exec(before);
+    if (!m) return null;
+    return { marker: m[2], prefix: m[3].trim(), start: m.index + m[1].length, end: end };
+  }
+
+  function close(input) {
+    var list = listOf(input);
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+    if (list) {
+      list.hidden = true;
+      list.replaceChildren();
+    }
+  }
+
+  function options(list) {
+    return list.querySelectorAll('[role="option"]');
+  }
+
+  // choose marks option i as the active one (-1: none).
+  function choose(input, list, i) {
+    var opts = options(list);
+    for (var k = 0; k < opts.length; k++) opts[k].setAttribute("aria-selected", k === i ? "true" : "false");
+    if (i < 0) {
+      input.removeAttribute("aria-activedescendant");
+      return;
+    }
+    input.setAttribute("aria-activedescendant", opts[i].id);
+    opts[i].scrollIntoView({ block: "nearest" });
+  }
+
+  function activeIndex(list) {
+    var opts = options(list);
+    for (var k = 0; k < opts.length; k++) if (opts[k].getAttribute("aria-selected") === "true") return k;
+    return -1;
+  }
+
+  // take puts the option's name in place of the word being typed, as the
+  // capture text reads it, followed by a space.
+  function take(input, opt) {
+    var t = token(input);
+    if (!t || !opt) return;
+    var name = opt.dataset.name;
+    var word = t.marker + (/[\s"]/.test(name) ? '"' + name + '"' : name) + " ";
+    var v = input.value;
+    var rest = v.slice(t.end).replace(/^[^\s]*\s*/, ""); // the rest of the word typed into
+    input.value = v.slice(0, t.start) + word + rest;
+    var caret = t.start + word.length;
+    input.setSelectionRange(caret, caret);
+    close(input);
+    input.dispatchEvent(new Event("input", { bubbles: true })); // a changed line: a new Idempotency-Key
+    input.focus();
+  }
+
+  // suggest asks the server for the names that begin with what is typed.
+  var timer = 0, asked = 0, pending = null;
+  function suggest(input) {
+    var t = token(input);
+    if (!t) {
+      close(input);
+      return;
+    }
+    var list = listOf(input);
+    var n = ++asked;
+    if (pending) pending.abort();
+    pending = typeof AbortController === "function" ? new AbortController() : null;
+    var url = ids.names + "?of=" + (t.marker === "#" ? "project" : "label") + "&limit=8&prefix=" + encodeURIComponent(t.prefix);
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin", signal: pending && pending.signal })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (html) {
+        // a later keystroke asked again, or the line was sent or left meanwhile
+        var now = token(input);
+        if (n !== asked || document.activeElement !== input || !now || now.marker !== t.marker || now.prefix !== t.prefix) return;
+        list.innerHTML = html; // drawn and escaped by the server's templates
+        var opts = options(list);
+        if (!opts.length) {
+          close(input);
+          return;
+        }
+        for (var k = 0; k < opts.length; k++) opts[k].id = list.id + "-" + k;
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        choose(input, list, -1);
+      })
+      .catch(function () { if (n === asked) close(input); }); // offline or aborted: no list
+  }
+
+  document.addEventListener("input", function (evt) {
+    var input = comboOf(evt.target);
+    if (!input) return;
+    clearTimeout(timer);
+    timer = setTimeout(function () { suggest(input); }, 80);
+  });
+
+  // The keys of an open list, before every other handler of the page (the
+  // line's Enter, the page's Esc).
+  document.addEventListener("keydown", function (evt) {
+    var input = comboOf(evt.target);
+    if (!input || evt.isComposing || evt.ctrlKey || evt.metaKey || evt.altKey) return;
+    var list = listOf(input);
+    if (!list) return;
+    if (list.hidden) {
+      if (evt.key === "ArrowDown" && token(input)) {
+        evt.preventDefault();
+        suggest(input);
+      }
+      return;
+    }
+    var opts = options(list), i = activeIndex(list);
+    switch (evt.key) {
+      case "ArrowDown": choose(input, list, (i + 1) % opts.length); break;
+      case "ArrowUp": choose(input, list, i <= 0 ? opts.length - 1 : i - 1); break;
+      case "Enter":
+        if (i < 0 || evt.shiftKey) {
+          close(input); // the line is sent as typed
+          return;
+        }
+        take(input, opts[i]);
+        break;
+      case "Tab":
+        if (evt.shiftKey) {
+          close(input);
+          return;
+        }
+        take(input, opts[Math.max(i, 0)]);
+        break;
+      case "Escape": close(input); break;
+      default: return;
+    }
+    evt.preventDefault();
+    evt.stopPropagation();
+  }, true);
+
+  // A click or a tap takes an option; pressing it keeps the focus in the line.
+  document.addEventListener("mousedown", function (evt) {
+    if (evt.target.closest && evt.target.closest(".names")) evt.preventDefault();
+  });
+  document.addEventListener("click", function (evt) {
+    var opt = evt.target.closest && evt.target.closest('.names [role="option"]');
+    if (!opt) return;
+    var input = document.querySelector('[aria-controls="' + opt.parentElement.id + '"]');
+    if (input) take(input, opt);
+  });
+
+  // Leaving the line, or sending it, closes its list.
+  document.addEventListener("focusout", function (evt) {
+    var input = comboOf(evt.target);
+    if (input) close(input);
+  });
+  document.addEventListener("submit", function (evt) {
+    var input = evt.target.querySelector && evt.target.querySelector('input[role="combobox"]');
+    if (!input) return;
+    asked++; // an answer still on its way opens nothing
+    clearTimeout(timer);
+    close(input);
+  }, true);
 })();

@@ -31,7 +31,12 @@
 
   window.addEventListener("load", function () {
     if (!sw) return;
-    sw.register("/static/sw.js", { scope: "/" }).then(function () {
+    // the worker answers the events pages only: one an earlier version
+    // registered for the whole origin goes
+    (sw.getRegistrations ? sw.getRegistrations() : Promise.resolve([])).then(function (regs) {
+      regs.forEach(function (r) { if (new URL(r.scope).pathname === "/") r.unregister(); });
+    }).catch(function () {});
+    sw.register("/static/sw.js", { scope: "/events" }).then(function () {
       return sw.ready;
     }).then(function (reg) {
       var assets = [me.queue, me.queueCss], ch = new MessageChannel();
@@ -46,10 +51,27 @@
       reg.active.postMessage({ assets: assets, shell: shell }, [ch.port2]);
     }).catch(function () {});
   });
-  // a logout forgets the shell (it holds the owner's events)
+  // a logout, or a request answered 401 (the session ended elsewhere),
+  // forgets the shell and the lines waiting: they belong to the session
+  function forget() {
+    if (sw && sw.controller) sw.controller.postMessage({ forget: true });
+    if (!window.indexedDB) return;
+    var open = indexedDB.open("events-offline", 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore("lines", { keyPath: "id", autoIncrement: true }); };
+    open.onsuccess = function () {
+      var d = open.result, t = d.transaction("lines", "readwrite");
+      t.objectStore("lines").clear();
+      t.oncomplete = t.onerror = function () { d.close(); };
+    };
+  }
+  window.eventsForget = forget;
   document.addEventListener("submit", function (evt) {
-    if (sw && sw.controller && evt.target.matches("form.logout")) sw.controller.postMessage({ forget: true });
+    if (evt.target.matches("form.logout")) forget();
   }, true);
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (ctx && ctx.response && ctx.response.status === 401) forget();
+  });
 
   // A line sent offline, or failed for the network, goes to queue.js with
   // its key and body; offline, with typed_at (its first Enter); a request

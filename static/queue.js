@@ -13,8 +13,35 @@
 
   var meta = document.querySelector('meta[name="page-contract"]');
   var ids = meta ? JSON.parse(meta.content) : {};
-  var csrf = document.querySelector('meta[name="csrf-token"]');
-  var BANNER = "Offline: only the record and task lines work; they send when you are back.";
+  // The page's CSRF token; the shell kept offline has none (it must not
+  // outlive the session), so one is fetched with a page when lines are
+  // sent. A page that answers with the login (the session ended) drops
+  // the lines: they belong to the session.
+  function token() {
+    var m = document.querySelector('meta[name="csrf-token"]');
+    if (m) return Promise.resolve(m.content);
+    return fetch("/events?tab=inbox", { credentials: "same-origin" }).then(function (resp) {
+      if (resp.status === 401 || resp.redirected && new URL(resp.url).pathname === "/login") {
+        if (window.eventsForget) window.eventsForget();
+        return null;
+      }
+      return resp.text().then(function (html) {
+        var x = /<meta name="csrf-token" content="([^"]*)">/.exec(html);
+        if (!x) return "";
+        m = document.createElement("meta");
+        m.name = "csrf-token";
+        m.content = x[1];
+        document.head.appendChild(m);
+        return m.content;
+      });
+    });
+  }
+  var words = {};
+  try { words = JSON.parse(document.querySelector('meta[name="page-words"]').content); } catch (e) { /* none */ }
+  // say is the page's words for name (the catalogue's js_ ids), a
+  // {{.Time}} filled with time
+  function say(name, time) { return String(words[name] || "").replace("{{.Time}}", time || ""); }
+  var BANNER = say("offline_banner");
 
   // ---- the store: one object store, items in the order typed ----
   var dbp = null;
@@ -83,27 +110,27 @@
     li.dataset.state = item.state;
     var title = document.createElement("span");
     title.className = "row-title";
-    title.textContent = item.text || "(empty)";
+    title.textContent = item.text || say("queue_empty");
     var what = document.createElement("p");
     what.className = "row-meta";
     var mark = document.createElement("span");
     mark.className = "queue-state";
-    mark.textContent = item.state === "refused" ? "not recorded" : "waiting to send";
+    mark.textContent = say(item.state === "refused" ? "queue_refused" : "queue_waiting");
     var at = document.createElement("time");
     at.dateTime = item.typedAt;
-    at.textContent = "typed " + clock.format(new Date(item.typedAt));
+    at.textContent = say("queue_typed", clock.format(new Date(item.typedAt)));
     what.append(mark, " · ", at);
     li.replaceChildren(title, what);
     if (item.state === "refused") {
       var why = document.createElement("div");
       why.className = "queue-problem";
       why.innerHTML = item.problem || ""; // the server's own problem fragment
-      var again = button("Edit in the line", function () {
+      var again = button(say("queue_edit"), function () {
         var form = document.getElementById(item.form), input = form && form.querySelector('input[name="text"]');
         if (input) { input.value = item.text; input.focus(); input.dispatchEvent(new Event("input", { bubbles: true })); }
         dismiss(item);
       });
-      var drop = button("Dismiss", function () { dismiss(item); });
+      var drop = button(say("queue_dismiss"), function () { dismiss(item); });
       var ops = document.createElement("div");
       ops.className = "ops";
       ops.append(again, drop);
@@ -141,10 +168,16 @@
     var item = items.filter(function (i) { return i.state === "waiting"; })[0];
     if (!item) { banner(!navigator.onLine); return null; }
     var headers = { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "HX-Current-URL": location.href, "Idempotency-Key": item.key };
-    if (csrf) headers["X-CSRF-Token"] = csrf.content;
-    return fetch("/api/events", { method: "POST", headers: headers, body: new URLSearchParams(item.fields), credentials: "same-origin" }).then(function (resp) {
-      return resp.text().then(function (html) { return settleItem(item, resp, html); });
-    }, function () { // no network after all: again a little later
+    return token().then(function (csrf) {
+      if (csrf === null) { // the session ended: the lines were dropped
+        document.querySelectorAll("li.queued").forEach(function (li) { li.remove(); });
+        return false;
+      }
+      if (csrf) headers["X-CSRF-Token"] = csrf;
+      return fetch("/api/events", { method: "POST", headers: headers, body: new URLSearchParams(item.fields), credentials: "same-origin" }).then(function (resp) {
+        return resp.text().then(function (html) { return settleItem(item, resp, html); });
+      });
+    }).then(null, function () { // no network after all: again a little later
       banner(true);
       retry(5000);
       return false;
@@ -159,7 +192,7 @@
     tpl.innerHTML = html;
     if (s >= 500 || s === 429 || s === 409 && /still being processed/.test(html) || s === 401 || s === 403) {
       var li = itemEl(item.id), m = li && li.querySelector(".queue-state");
-      if (m) m.textContent = s === 401 || s === 403 ? "waiting to send: log in again" : "waiting to send: the service is busy";
+      if (m) m.textContent = say(s === 401 || s === 403 ? "queue_log_in" : "queue_busy");
       retry(30000);
       return false;
     }

@@ -1,15 +1,21 @@
 // sw.js: the service worker of the events pages (DESIGN.md, "The record
-// line offline"). Served at /static/sw.js with Service-Worker-Allowed: /,
-// registered with scope / by offline.js after the page has loaded.
+// line offline"). Served at /static/sw.js, registered with the scope
+// /events by offline.js after the page has loaded: it answers the events
+// pages (and the static files they load), never the rest of the origin.
 //
 // It keeps two things, and never an answer of the API:
 // - the static files, by their content-hashed addresses (the page posts
 //   the ones it links to; each is kept once, the current set only);
-// - the shell: the last /events page drawn online, so that the record and
-//   task lines open without a network (offline.js keeps what is typed
-//   there until the network returns).
+// - the shell: the last /events page drawn online with its lists and its
+//   CSRF token taken out, so that the record and task lines open without
+//   a network (offline.js keeps what is typed there until the network
+//   returns, and queue.js fetches a fresh token to send it).
+// The shell and the lines waiting in IndexedDB are dropped whenever the
+// server answers 401 or sends a page to the login, and at a logout: they
+// belong to the session.
 // Every other request goes to the network as if there were no worker; a
-// page other than /events opened offline says that only the lines work.
+// page under /events other than /events opened offline says that only the
+// lines work.
 "use strict";
 
 var STATIC = "events-static-v1";
@@ -30,14 +36,60 @@ function isStatic(url) { return url.origin === self.location.origin && url.pathn
 // the login or an error.
 function keepable(resp) { return resp && resp.ok && !resp.redirected && resp.type === "basic" && resp.status === 200; }
 
+// strip takes out of a page what must not outlive its session: the lists
+// (between the page's private-begin and private-end markers; an empty list
+// stands there for the lines' waiting items), the CSRF token of its meta
+// tag and of the logout form.
+var EMPTY_LIST = '<ul class="events" data-records data-tasks aria-live="polite"></ul>';
+function strip(html) {
+  return html.replace(/<template id="private-begin"><\/template>[\s\S]*?<template id="private-end"><\/template>/g, EMPTY_LIST)
+    .replace(/<meta name="csrf-token"[^>]*>/g, "")
+    .replace(/(name="_csrf" value=")[^"]*"/g, '$1"');
+}
+
+// keepShell keeps a drawn /events page as the shell, without what strip
+// takes out.
+function keepShell(resp) {
+  return resp.text().then(function (html) {
+    var headers = new Headers(resp.headers);
+    headers.delete("Content-Length");
+    headers.delete("ETag");
+    return caches.open(SHELL).then(function (cache) {
+      return cache.put(SHELL_KEY, new Response(strip(html), { status: 200, headers: headers }));
+    });
+  });
+}
+
+// ended reports an answer that says the session is over: 401, or a page
+// that went to the login.
+function ended(resp) {
+  return resp && (resp.status === 401 || resp.redirected && new URL(resp.url).pathname === "/login");
+}
+
+// forget drops the shell and the lines waiting in IndexedDB.
+function forget() {
+  var lines = new Promise(function (done) {
+    if (!self.indexedDB) return done();
+    var open = indexedDB.open("events-offline", 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore("lines", { keyPath: "id", autoIncrement: true }); };
+    open.onsuccess = function () {
+      var d = open.result, t = d.transaction("lines", "readwrite");
+      t.objectStore("lines").clear();
+      t.oncomplete = t.onerror = t.onabort = function () { d.close(); done(); };
+    };
+    open.onerror = function () { done(); };
+  });
+  return Promise.all([caches.delete(SHELL), lines]);
+}
+
 // The page posts {assets: [urls], shell: "/events?..."}: the static files
 // it links to are kept (and the ones of older versions dropped), and when
 // the page was drawn before this worker controlled it, the page is fetched
 // once more to be kept as the shell. The answer says when both are in.
 self.addEventListener("message", function (evt) {
   var data = evt.data || {}, port = evt.ports && evt.ports[0];
-  if (data.forget) { // a logout: the shell holds the owner's events
-    evt.waitUntil(caches.delete(SHELL).then(function () { if (port) port.postMessage({ forgotten: true }); }));
+  if (data.forget) { // a logout, or a 401 to a request of the page
+    evt.waitUntil(forget().then(function () { if (port) port.postMessage({ forgotten: true }); }));
     return;
   }
   var urls = (data.assets || []).map(function (u) { return new URL(u, self.location.href); }).filter(isStatic).map(function (u) { return u.href; });
@@ -51,8 +103,9 @@ self.addEventListener("message", function (evt) {
   });
   if (data.shell) {
     work = Promise.all([work, fetch(data.shell, { credentials: "same-origin", redirect: "follow" }).then(function (resp) {
+      if (ended(resp)) return forget();
       if (!keepable(resp)) return;
-      return caches.open(SHELL).then(function (cache) { return cache.put(SHELL_KEY, resp); });
+      return keepShell(resp);
     })]);
   }
   evt.waitUntil(work.then(function () {
@@ -73,9 +126,10 @@ self.addEventListener("fetch", function (evt) {
   if (req.mode !== "navigate") return; // the API and the fragments: always the network, never kept
   if (url.pathname === "/events") {
     evt.respondWith(fetch(req).then(function (resp) {
-      if (keepable(resp)) {
-        var copy = resp.clone();
-        evt.waitUntil(caches.open(SHELL).then(function (cache) { return cache.put(SHELL_KEY, copy); }));
+      if (ended(resp)) {
+        evt.waitUntil(forget());
+      } else if (keepable(resp)) {
+        evt.waitUntil(keepShell(resp.clone()));
       }
       return resp;
     }, function () {
@@ -83,7 +137,10 @@ self.addEventListener("fetch", function (evt) {
     }));
     return;
   }
-  evt.respondWith(fetch(req).catch(offlinePage));
+  evt.respondWith(fetch(req).then(function (resp) {
+    if (ended(resp)) evt.waitUntil(forget());
+    return resp;
+  }, offlinePage));
 });
 
 // offlinePage answers a page other than /events opened without a network.

@@ -47,6 +47,11 @@ var (
 // importKey names the scenario in -scenarios and its pgbench script.
 const importKey = "import"
 
+// importProjects are the generated tags that name projects (events import
+// --project-tags): every interval carries one, so each record has a project
+// as well as its labels, on both sides of the comparison.
+var importProjects = []string{"work", "home", "health"}
+
 // importName is the scenario's name in its table (and in the comparison
 // with the previous run).
 func importName(n int) string {
@@ -74,7 +79,7 @@ func importSection(ctx context.Context, e *env) (string, error) {
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		return "", err
 	}
-	parsed, err := importer.Parse(data, importer.Options{Format: "timew", Zone: zone, Now: e.now, Name: filepath.Base(file)})
+	parsed, err := importer.Parse(data, importer.Options{Format: "timew", Zone: zone, Now: e.now, Name: filepath.Base(file), ProjectTags: importProjects})
 	if err != nil {
 		return "", fmt.Errorf("import: the generated file: %w", err)
 	}
@@ -196,7 +201,7 @@ var importSummary = regexp.MustCompile(`(?m)^created (\d+), already there (\d+),
 // base, as a person runs it (its summary to a pipe), and checks that it
 // created every one of the file's n intervals and refused none.
 func runImport(ctx context.Context, bin, base, file string, n int) (importRun, error) {
-	cmd := exec.CommandContext(ctx, bin, "import", "--from", "timew", file)
+	cmd := exec.CommandContext(ctx, bin, "import", "--from", "timew", "--project-tags", strings.Join(importProjects, ","), file)
 	cmd.Env = append(os.Environ(), "EVENTS_URL="+base, "EVENTS_TIMEZONE="+app.DefaultZone)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -265,7 +270,10 @@ var timeLiteral = regexp.MustCompile(`'(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.
 // Idempotency-Key's row, as each of the importer's creates does. The
 // title, the tags and the recorded answer stay the sample's.
 func importScript(stmts []string, res *http.Response, rec importer.Record) (string, error) {
-	ref, key, start := rec.Create.SourceRef, rec.Key(), rec.Create.StartedAt
+	ref, key, start := "", rec.Key(), rec.Create.StartedAt
+	if rec.Create.SourceRef != nil {
+		ref = *rec.Create.SourceRef
+	}
 	if !strings.Contains(ref, ":") || key == "" || start == nil {
 		return "", fmt.Errorf("the sample (source_ref %q, key %q) is not an imported interval", ref, key)
 	}

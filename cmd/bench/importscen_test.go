@@ -32,7 +32,7 @@ func TestTimewExportIsNewIntervalsBeforeTheClock(t *testing.T) {
 	}
 	const n = 1000
 	data := timewExport(n, end)
-	p, err := importer.Parse(data, importer.Options{Zone: zone, Now: end, Name: "timew.json"}) // told from the content
+	p, err := importer.Parse(data, importer.Options{Zone: zone, Now: end, Name: "timew.json", ProjectTags: importProjects}) // told from the content
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,13 +43,13 @@ func TestTimewExportIsNewIntervalsBeforeTheClock(t *testing.T) {
 	var korean, fromTags int
 	for i, r := range p.Records {
 		c := r.Create
-		if c.Kind != "activity_log" || c.Source != "import" || c.StartedAt == nil || c.EndedAt == nil || c.Status != "" || r.Then != "" {
+		if c.Kind != "activity_log" || c.Source == nil || *c.Source != "import" || c.StartedAt == nil || c.EndedAt == nil || c.Status != "" || r.Then != "" {
 			t.Fatalf("record %d is not a closed interval: %+v", i, r)
 		}
-		if refs[c.SourceRef] || keys[r.Key()] {
-			t.Fatalf("record %d repeats a source_ref or key: %s", i, c.SourceRef)
+		if refs[*c.SourceRef] || keys[r.Key()] {
+			t.Fatalf("record %d repeats a source_ref or key: %s", i, *c.SourceRef)
 		}
-		refs[c.SourceRef], keys[r.Key()] = true, true
+		refs[*c.SourceRef], keys[r.Key()] = true, true
 		if !c.EndedAt.After(*c.StartedAt) || !c.EndedAt.Before(end) {
 			t.Errorf("record %d runs %v to %v; want a positive length, ended before %v", i, c.StartedAt, c.EndedAt, end)
 		}
@@ -62,7 +62,7 @@ func TestTimewExportIsNewIntervalsBeforeTheClock(t *testing.T) {
 		if c.Title == strings.Join(strings.Fields(c.Title), " ") && (c.Title == "work" || c.Title == "code work" || c.Title == "home") {
 			fromTags++
 		}
-		if c.ProjectTag == "" || c.Title == "" {
+		if c.ProjectTag == nil || c.Title == "" {
 			t.Errorf("record %d has no project or no title: %+v", i, c)
 		}
 	}
@@ -80,9 +80,10 @@ func TestTimewExportIsNewIntervalsBeforeTheClock(t *testing.T) {
 // the event's, and nothing of the sample's identity is left.
 func TestImportScriptMakesEachTransactionNew(t *testing.T) {
 	start, end := time.Date(2024, 8, 16, 1, 0, 0, 0, time.UTC), time.Date(2024, 8, 16, 1, 15, 0, 0, time.UTC)
+	tag, src, ref := "work", models.Source("import"), "timew:20240816T010000Z"
 	rec := importer.Record{Create: importer.Create{Kind: "activity_log", Title: "work", StartedAt: &start, EndedAt: &end,
-		ProjectTag: "work", Source: "import", SourceRef: "timew:20240816T010000Z"}}
-	ref, key := rec.Create.SourceRef, rec.Key()
+		ProjectTag: &tag, Source: &src, SourceRef: &ref}}
+	key := rec.Key()
 	stmts := []string{
 		"BEGIN",
 		"SET LOCAL statement_timeout = 9977; SELECT pg_try_advisory_xact_lock(1768187245, hashtext('none " + key + "'))",

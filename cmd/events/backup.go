@@ -183,35 +183,53 @@ func backup(args []string, logger *slog.Logger) error {
 		return err
 	}
 	defer t.close()
-	pgDump, err := t.program("pg_dump")
+	began := time.Now()
+	size, err := t.writeBackup(ctx, file)
 	if err != nil {
 		return err
 	}
-	began := time.Now()
-	// The archive appears whole or not at all, and with mode 0600 from its
-	// first byte: pg_dump truncates the file made here (CreateTemp: 0600,
-	// a name of its own, so a part left by a killed backup is in no one's
-	// way) and keeps its mode.
+	logger.Info("backup written", "file", file, "bytes", size, "from", t.name, "took", time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// writeBackup writes a pg_dump archive (custom format) of t's database to
+// file and returns its size. The archive appears whole or not at all, and
+// with mode 0600 from its first byte: pg_dump truncates the file made here
+// (CreateTemp: 0600, a name of its own, so a part left by a killed backup
+// is in no one's way) and keeps its mode. What pg_dump wrote must read
+// back as an archive (pg_restore --list) before it takes the name.
+func (t *target) writeBackup(ctx context.Context, file string) (int64, error) {
+	pgDump, err := t.program("pg_dump")
+	if err != nil {
+		return 0, err
+	}
+	pgRestore, err := t.program("pg_restore")
+	if err != nil {
+		return 0, err
+	}
 	f, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.part")
 	if err != nil {
-		return fmt.Errorf("cannot write the backup: %w", err)
+		return 0, fmt.Errorf("cannot write the backup: %w", err)
 	}
 	part := f.Name()
 	f.Close()
 	if err := t.run(ctx, pgDump, "--format=custom", "--file="+part); err != nil {
 		os.Remove(part)
-		return err
+		return 0, err
+	}
+	if _, err := runClient(ctx, t.env, pgRestore, "--list", part); err != nil {
+		os.Remove(part)
+		return 0, fmt.Errorf("the backup pg_dump wrote does not read back: %w", err)
 	}
 	if err := os.Rename(part, file); err != nil {
 		os.Remove(part)
-		return err
+		return 0, err
 	}
 	fi, err := os.Stat(file)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	logger.Info("backup written", "file", file, "bytes", fi.Size(), "from", t.name, "pg_dump", pgDump, "took", time.Since(began).Round(time.Millisecond))
-	return nil
+	return fi.Size(), nil
 }
 
 func envValue(env []string, key string) string {

@@ -37,7 +37,12 @@ func runCommandIn(t *testing.T, dir string, env []string, args ...string) (error
 	return err, out.String()
 }
 
-// tableRows reads every row of table, in id order, as text.
+// tableRows reads every row of table, in id order, as text. An event's
+// change position (change_xid, change_seq) is left out: it is the writing
+// transaction's id in its own cluster, which a restore into another
+// cluster gives anew, as it must (an id from the old cluster could lie
+// ahead of every transaction of the new one, and sync would never list
+// the row).
 func tableRows(t *testing.T, dsn, table string) []string {
 	t.Helper()
 	db, err := app.OpenDB(dsn, 0)
@@ -45,7 +50,11 @@ func tableRows(t *testing.T, dsn, table string) []string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query("SELECT t::text FROM " + table + " t ORDER BY id")
+	row := "t::text"
+	if table == "events" {
+		row = "(to_jsonb(t) - 'change_xid' - 'change_seq')::text"
+	}
+	rows, err := db.Query("SELECT " + row + " FROM " + table + " t ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
 	}

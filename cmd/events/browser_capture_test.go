@@ -27,6 +27,7 @@ func TestBrowserCapture(t *testing.T) {
 		{"QuickRecordText", testQuickRecordText},
 		{"TaskCapture", testTaskCapture},
 		{"TagLinks", testTagLinks},
+		{"CalendarLine", testCalendarLine},
 	})
 }
 
@@ -213,4 +214,31 @@ func shoot(t *testing.T, p *tab, name string) {
 		t.Errorf("%s at 390 pixels scrolls sideways", here)
 	}
 	p.screenshot(name+"-phone.png", 390, true)
+}
+
+// One line, any kind (issue 55): a day and a clock range typed in the
+// record line or the task line make a calendar entry, and the page says
+// so in words, with where it went.
+func testCalendarLine(t *testing.T, b *browser) {
+	s := startWeb(t)
+	p := b.newTab(t, s.base)
+	p.open("/events")
+	for _, line := range []string{"#quick-title", "#task-text"} {
+		p.waitFor("the line", `document.querySelector('`+line+`')`)
+		p.click(line)
+		p.setValue(line, "Dentist 2030-12-03 15:00-16:00 #health")
+		p.keys("\r")
+		p.waitFor("the sentence of the calendar entry", `document.querySelector('.tab-notice')?.textContent.includes('Added to your calendar: Tue 3 Dec 15:00–16:00.')`)
+		p.open("/events")
+	}
+	n := 0
+	for _, e := range listAll(t, s.base) {
+		if e.Kind != "calendar_event" {
+			t.Errorf("a line made a %s", e.Kind)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d events stored, want 2 calendar entries", n)
+	}
 }

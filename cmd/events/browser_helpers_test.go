@@ -39,6 +39,7 @@ import (
 	"events/cmd/internal/harness"
 	"events/docs/apicheck"
 	"events/internal/dbtest"
+	"events/models"
 )
 
 // zone is the page's time zone (EVENTS_TIMEZONE) in these tests. The
@@ -86,6 +87,7 @@ func runBrowserSuite(t *testing.T, cases []browserCase, extra ...chromedp.ExecAl
 	needPostgres(t)
 	build(t)
 	b := startBrowser(t, exe, extra...)
+	b.checkOnline(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -384,19 +386,56 @@ func (p *tab) waitFor(what, js string) {
 }
 
 // snapshot is the address and the main element of the page, for failure
-// messages.
+// messages, after a sentence when the browser believes it is offline.
 func (p *tab) snapshot() string {
 	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + (document.querySelector('main') || document.body || document.documentElement).outerHTML`))
 	if err != nil {
-		return "(no page snapshot: " + err.Error() + ")"
+		return p.offlineNote() + "(no page snapshot: " + err.Error() + ")"
 	}
 	const max = 6000
 	if len(s) > max {
 		s = s[:max] + "\n…(cut)"
 	}
-	return "page now: " + s
+	return p.offlineNote() + "page now: " + s
+}
+
+// offlineNote is a sentence (with its newline) when the page's
+// navigator.onLine is false, else "": an offline page keeps its writes for
+// later, so a test that waits for them would only say that it waited.
+func (p *tab) offlineNote() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	online, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.onLine`))
+	if err != nil || online {
+		return ""
+	}
+	p.mu.Lock()
+	onPurpose := p.offline
+	p.mu.Unlock()
+	if onPurpose {
+		return "Chromium is offline (navigator.onLine is false): this test took the network down\n"
+	}
+	return "Chromium is offline (navigator.onLine is false), and this test did not take the network down: " + offlineAdvice + "\n"
+}
+
+// offlineAdvice says what to do when Chromium believes the machine is offline.
+const offlineAdvice = "Chromium counts a machine without a network route as offline, and its pages then keep their writes for later, so every wait fails; give the machine a default route (ip route), or run the browser tests where one exists"
+
+// checkOnline fails the suite at once, saying so, when the browser
+// believes the machine is offline, instead of letting every test wait.
+func (b *browser) checkOnline(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	online, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.onLine`))
+	if err != nil {
+		t.Fatalf("asking the browser whether it is online: %v", err)
+	}
+	if !online {
+		t.Fatalf("Chromium is offline (navigator.onLine is false on a blank page): %s", offlineAdvice)
+	}
 }
 
 // path is the page's path and query.
@@ -545,25 +584,9 @@ func ptr[T any](v T) *T { return &v }
 
 // ---- the JSON API, to seed and to check ----
 
-type apiEvent struct {
-	ID           int64      `json:"id"`
-	Kind         string     `json:"kind"`
-	Status       string     `json:"status"`
-	Title        string     `json:"title"`
-	Description  string     `json:"description"`
-	DueAt        *time.Time `json:"due_at"`
-	StartAt      *time.Time `json:"start_at"`
-	EndAt        *time.Time `json:"end_at"`
-	AllDay       bool       `json:"all_day"`
-	StartedAt    *time.Time `json:"started_at"`
-	EndedAt      *time.Time `json:"ended_at"`
-	Priority     int        `json:"priority"`
-	ProjectTag   *string    `json:"project_tag"`
-	DeferUntil   *time.Time `json:"defer_until"`
-	CompletedAt  *time.Time `json:"completed_at"`
-	CancelledAt  *time.Time `json:"cancelled_at"`
-	ReactivateTo *string    `json:"reactivate_to"`
-}
+// apiEvent is an event as the API answers it (models.Event reads itself
+// from the field table).
+type apiEvent = models.Event
 
 type apiHistoryRow struct {
 	ChangeKind   string `json:"change_kind"`

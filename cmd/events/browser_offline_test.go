@@ -13,6 +13,7 @@ package main
 //	go test -run TestBrowserOffline ./cmd/events
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,18 +22,21 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/crypto/bcrypt"
 )
 
 func TestBrowserOffline(t *testing.T) {
 	runBrowserSuite(t, []browserCase{
 		{"LinesWaitAndSendOnce", testLinesWaitAndSendOnce},
 		{"InstallableManifest", testInstallableManifest},
+		{"ShellEndsWithTheSession", testShellEndsWithTheSession},
 	})
 }
 
@@ -83,6 +87,10 @@ func testLinesWaitAndSendOnce(t *testing.T, b *browser) {
 
 	p.network(true)
 	p.waitFor("the offline banner", `document.querySelector('#offline-banner:not([hidden])')?.textContent.includes('only the record and task lines work')`)
+	// A failure message now says why the page holds its writes.
+	if note := p.snapshot(); !strings.HasPrefix(note, "Chromium is offline (navigator.onLine is false): this test took the network down\n") {
+		t.Errorf("with the network down, a failure's snapshot begins:\n%.200s", note)
+	}
 	p.markWindow()
 
 	// Two records, a task and a line the server will refuse, a second
@@ -204,7 +212,7 @@ func testLinesWaitAndSendOnce(t *testing.T, b *browser) {
 }
 
 // The manifest is served as a manifest, names /events and icons that are
-// there with the sizes they claim; the worker may control the whole site.
+// there with the sizes they claim; the worker controls the events pages.
 func testInstallableManifest(t *testing.T, b *browser) {
 	s := startWeb(t)
 	get := func(u string) (*http.Response, []byte) {
@@ -266,15 +274,131 @@ func testInstallableManifest(t *testing.T, b *browser) {
 		t.Errorf("the manifest names %d SVG and %d PNG icons; want an SVG and PNGs of 192 and 512", svg, pngs)
 	}
 	resp, _ = get("/static/sw.js")
-	if got := resp.Header.Get("Service-Worker-Allowed"); got != "/" {
-		t.Errorf("/static/sw.js: Service-Worker-Allowed %q; want /", got)
+	if got := resp.Header.Get("Service-Worker-Allowed"); got != "/events" {
+		t.Errorf("/static/sw.js: Service-Worker-Allowed %q; want /events", got)
 	}
 
 	// Chromium reads the manifest as installable: its icons and start.
 	p := b.newTab(t, s.base)
 	p.open("/events")
 	p.waitFor("the worker controls the page", `document.documentElement.dataset.offlineReady === 'true' && navigator.serviceWorker.controller`)
-	if scope := eval[string](p, `navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)`); scope != "/" {
-		t.Errorf("the worker's scope is %q; want /", scope)
+	if scope := eval[string](p, `navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)`); scope != "/events" {
+		t.Errorf("the worker's scope is %q; want /events", scope)
+	}
+}
+
+// testShellEndsWithTheSession: the shell the worker keeps holds the two
+// lines but no event and no CSRF token, so a page opened offline after
+// the session ended elsewhere shows no title; the worker answers the
+// events pages only; and the first answer that says the session ended
+// (here the login a page goes to) drops the shell and the lines waiting
+// in IndexedDB. Before, the worker kept the whole Today page, titles and
+// token, for anyone who opened it offline, and answered every page of
+// the origin.
+func testShellEndsWithTheSession(t *testing.T, b *browser) {
+	const password, token = "correct horse battery", "browser-test-token-0123456789"
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startWeb(t, "EVENTS_PASSWORD_HASH="+string(hash), "EVENTS_SESSION_KEY=browser-test-session-key-0123456789abcdef", "EVENTS_API_TOKENS="+token)
+	const secret = "Secret dentist 비밀 진료"
+	body, _ := json.Marshal(map[string]any{"kind": "task", "title": secret})
+	req, _ := http.NewRequest("POST", s.base+"/api/events", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create with the token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+
+	p := b.newTab(t, s.base)
+	p.open("/events?tab=inbox")
+	p.waitFor("the password field", `document.activeElement?.id === 'f-password'`)
+	p.keys(password + "\r")
+	p.waitFor("the task on the page", `document.body.textContent.includes(`+jsString(secret)+`)`)
+	p.waitFor("the service worker ready, the shell kept", `document.documentElement.dataset.offlineReady === 'true' && navigator.serviceWorker.controller`)
+	p.waitFor("the shell in the cache", `caches.match('/events').then(r => !!r)`)
+	shell := eval[string](p, `caches.match('/events').then(r => r.text())`)
+	csrf := eval[string](p, `document.querySelector('meta[name="csrf-token"]').content`)
+	if strings.Contains(shell, secret) || strings.Contains(shell, "csrf-token") || csrf == "" || strings.Contains(shell, csrf) {
+		t.Errorf("the kept shell holds an event title or the CSRF token:\n%s", shell)
+	}
+	if !strings.Contains(shell, `id="quick-record"`) || !strings.Contains(shell, "data-records") {
+		t.Errorf("the kept shell lacks the record line or its list:\n%s", shell)
+	}
+	if scope := eval[string](p, `navigator.serviceWorker.getRegistration().then(r => new URL(r.scope).pathname)`); scope != "/events" {
+		t.Errorf("the worker's scope is %q; want /events", scope)
+	}
+	if other := eval[bool](p, `navigator.serviceWorker.getRegistration('/notes').then(r => !!r)`); other {
+		t.Errorf("a worker is registered for /notes; want none outside /events")
+	}
+
+	// endSession logs the browser's session out from a second client.
+	endSession := func() {
+		t.Helper()
+		var cookie string
+		p.do("read the session cookie", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			cs, err := cdp.Call(ctx, tg, network.GetCookies, network.GetCookiesParams{URLs: []string{s.base}})
+			if err != nil {
+				return err
+			}
+			for _, c := range cs.Cookies {
+				if c.Name == "events_session" {
+					cookie = c.Name + "=" + c.Value
+				}
+			}
+			return nil
+		}))
+		csrf := eval[string](p, `document.querySelector('meta[name="csrf-token"]').content`)
+		out, _ := http.NewRequest("POST", s.base+"/logout", strings.NewReader("_csrf="+csrf))
+		out.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		out.Header.Set("Cookie", cookie)
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		if resp, err := client.Do(out); err != nil || resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("logout from a second client: %v %v", resp, err)
+		} else {
+			resp.Body.Close()
+		}
+	}
+
+	// The session ends elsewhere, with a line waiting in IndexedDB: the
+	// next page, which goes to the login, drops the line and the shell.
+	endSession()
+	eval[bool](p, `new Promise(ok => { const o = indexedDB.open('events-offline', 1);
+		o.onupgradeneeded = () => o.result.createObjectStore('lines', { keyPath: 'id', autoIncrement: true });
+		o.onsuccess = () => { const t = o.result.transaction('lines', 'readwrite');
+			t.objectStore('lines').put({ form: 'quick-record', key: 'k-waiting', typedAt: new Date().toISOString(), fields: [['text', 'waiting line']], text: 'waiting line', sent: false, state: 'waiting' });
+			t.oncomplete = () => { o.result.close(); ok(true); }; }; })`)
+	p.open("/events")
+	if got := p.path(); !strings.HasPrefix(got, "/login") {
+		t.Fatalf("/events after the session ended landed on %q, want the login page", got)
+	}
+	p.waitFor("the shell dropped", `caches.match('/events').then(r => !r)`)
+	p.waitFor("the waiting lines dropped", `new Promise(ok => { const o = indexedDB.open('events-offline', 1);
+		o.onupgradeneeded = () => o.result.createObjectStore('lines', { keyPath: 'id', autoIncrement: true });
+		o.onsuccess = () => { const c = o.result.transaction('lines').objectStore('lines').count(); c.onsuccess = () => { o.result.close(); ok(c.result === 0); }; }; })`)
+
+	// Logged in again, the shell kept; the session ends elsewhere and the
+	// network goes (the server stops: the worker's own fetch fails, which
+	// Chromium's offline emulation does not do): the page the worker
+	// answers has the lines and no event.
+	p.open("/events?tab=inbox")
+	p.waitFor("the password field", `document.activeElement?.id === 'f-password'`)
+	p.keys(password + "\r")
+	p.waitFor("the task on the page", `document.body.textContent.includes(`+jsString(secret)+`)`)
+	p.waitFor("the shell kept again", `caches.match('/events').then(r => !!r)`)
+	endSession()
+	p.mu.Lock()
+	p.offline = true // the loads that fail now fail on purpose
+	p.mu.Unlock()
+	if err := s.stop(t, syscall.SIGTERM); err != nil {
+		t.Logf("stopping the service: %v", err)
+	}
+	p.open("/events")
+	p.waitFor("the shell, offline", `!!document.getElementById('quick-record')`)
+	if text := eval[string](p, `document.documentElement.outerHTML`); strings.Contains(text, secret) || strings.Contains(text, "csrf-token") {
+		t.Errorf("offline after the session ended, the page shows an event or a token:\n%s", text)
 	}
 }

@@ -235,11 +235,12 @@ func testReviewLinkTargets(t *testing.T, b *browser) {
 
 // testNotesInTheSidebar: /notes marks Notes as the current page in the
 // sidebar, and nothing else (it marked Events); /events still marks Events.
+// The language list marks the page's language apart from the pages.
 func testNotesInTheSidebar(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
 	current := func() []string {
-		return eval[[]string](p, `[...document.querySelectorAll('.sidebar [aria-current]')].map(a => a.textContent.trim() + '=' + a.getAttribute('aria-current'))`)
+		return eval[[]string](p, `[...document.querySelectorAll('.sidebar [aria-current]:not(.langs a)')].map(a => a.textContent.trim() + '=' + a.getAttribute('aria-current'))`)
 	}
 	p.open("/notes")
 	p.waitFor("the notes page", `document.querySelector('h1')?.textContent === 'Notes'`)

@@ -62,6 +62,9 @@ func day(tm time.Time, loc *time.Location, days int) time.Time {
 // local is the datetime-local value of tm in loc.
 func local(tm time.Time, loc *time.Location) string { return tm.In(loc).Format("2006-01-02T15:04") }
 
+// local24 is tm as the detail page's 24-hour time fields show it, in loc.
+func local24(tm time.Time, loc *time.Location) string { return tm.In(loc).Format("2006-01-02 15:04") }
+
 // rowTitles is the titles of the rows in #list, top to bottom.
 func (p *tab) rowTitles() []string {
 	return eval[[]string](p, `[...document.querySelectorAll('#list li.event-row')].map(li => li.querySelector('a.title')?.textContent.trim() ?? '(no a.title)')`)
@@ -157,11 +160,12 @@ func testQuickRecord(t *testing.T, b *browser) {
 }
 
 // apiPaths keeps the requests to the service's API and pages, leaving out
-// the browser's own favicon request.
+// the browser's own favicon request and the names a line suggests while
+// a #project or @label is typed (browser_names_test.go).
 func apiPaths(reqs []string) []string {
 	var out []string
 	for _, r := range reqs {
-		if strings.HasSuffix(r, "/favicon.ico") {
+		if strings.HasSuffix(r, "/favicon.ico") || strings.HasPrefix(r, "GET /api/events/names?") {
 			continue
 		}
 		out = append(out, r)
@@ -379,12 +383,12 @@ func testEditForm(t *testing.T, b *browser) {
 	// value kept, nothing stored.
 	p.open(fmt.Sprintf("/events/%d", cal.ID))
 	p.waitFor("the edit form", `document.querySelector('#edit-form')`)
-	if got := eval[string](p, `document.querySelector('#edit-form [name="start_at"]')?.value ?? ''`); got != local(tomorrow.Add(10*time.Hour), loc) {
-		t.Errorf("start_at shows %q, want %q (the page's zone, %s)", got, local(tomorrow.Add(10*time.Hour), loc), zone)
+	if got := eval[string](p, `document.querySelector('#edit-form [name="start_at"]')?.value ?? ''`); got != local24(tomorrow.Add(10*time.Hour), loc) {
+		t.Errorf("start_at shows %q, want %q (the page's zone, %s)", got, local24(tomorrow.Add(10*time.Hour), loc), zone)
 	}
 	p.markWindow()
 	typedTitle := `Planning <i>v2</i>`
-	typedEnd := local(tomorrow.Add(9*time.Hour), loc)
+	typedEnd := local24(tomorrow.Add(9*time.Hour), loc)
 	p.setValue(`#edit-form [name="title"]`, typedTitle)
 	p.setValue(`#edit-form [name="end_at"]`, typedEnd)
 	p.allow(422)
@@ -411,12 +415,12 @@ func testEditForm(t *testing.T, b *browser) {
 	// A time change saved: a reschedule in the history, without a reload.
 	p.open(fmt.Sprintf("/events/%d", task.ID))
 	p.waitFor("the edit form", `document.querySelector('#edit-form [name="due_at"]')`)
-	if got := eval[string](p, `document.querySelector('#edit-form [name="due_at"]').value`); got != local(tomorrow.Add(18*time.Hour), loc) {
-		t.Errorf("due_at shows %q, want %q (the page's zone)", got, local(tomorrow.Add(18*time.Hour), loc))
+	if got := eval[string](p, `document.querySelector('#edit-form [name="due_at"]').value`); got != local24(tomorrow.Add(18*time.Hour), loc) {
+		t.Errorf("due_at shows %q, want %q (the page's zone)", got, local24(tomorrow.Add(18*time.Hour), loc))
 	}
 	p.markWindow()
 	newDue := tomorrow.Add(24*time.Hour + 18*time.Hour + 30*time.Minute)
-	p.setValue(`#edit-form [name="due_at"]`, local(newDue, loc))
+	p.setValue(`#edit-form [name="due_at"]`, local24(newDue, loc))
 	p.click("button#save")
 	p.waitFor("the saved message", `document.querySelector('.form-message')?.textContent.trim()`)
 	p.waitFor("reschedule in the history", `document.querySelectorAll('#history li[data-change="reschedule"]').length === 1`)
@@ -456,7 +460,9 @@ func testNewForms(t *testing.T, b *browser) {
 	// the type of each in the page
 	want := map[string][]string{}
 	wantType := map[string]string{}
-	domType := map[string]string{"priority": "select-one"} // the table's form type, where the page's differs
+	// the table's form type, where the page's differs: a time is a text
+	// field of 24-hour times (handlers/edittimes.go)
+	domType := map[string]string{"priority": "select-one", "datetime-local": "text"}
 	for _, k := range models.Kinds {
 		for _, f := range models.FormFields(k) {
 			want[string(k)] = append(want[string(k)], f.Form())
@@ -520,7 +526,7 @@ func testNewForms(t *testing.T, b *browser) {
 	due := day(time.Now(), loc, 1).Add(17 * time.Hour)
 	p.click(`#new-form [name="title"]`)
 	p.keys("Buy <milk> & bread")
-	p.setValue(`#new-form [name="due_at"]`, local(due, loc))
+	p.setValue(`#new-form [name="due_at"]`, local24(due, loc))
 	p.setValue(`#new-form [name="priority"]`, "2")
 	p.click(`#new-form [name="project_tag"]`)
 	p.keys("home")

@@ -163,8 +163,9 @@ func testStartAndStop(t *testing.T, b *browser) {
 	if got := history(t, s.base, email.ID); !slices.Equal(got, []string{"create", "complete"}) {
 		t.Errorf("email's history = %v, want create, complete", got)
 	}
-	if n := eval[int](p, `document.querySelectorAll('li.event-row[data-kind="activity_log"] button, li.event-row[data-kind="activity_log"] details').length`); n != 0 {
-		t.Errorf("finished logs offer %d controls, want none", n)
+	// (an overlap mark's move is no lifecycle control: DESIGN.md, "Running logs and overlaps")
+	if n := eval[int](p, `document.querySelectorAll('li.event-row[data-kind="activity_log"] .ops button, li.event-row[data-kind="activity_log"] details').length`); n != 0 {
+		t.Errorf("finished logs offer %d lifecycle controls, want none", n)
 	}
 	p.open("/events")
 	p.waitFor("Today", `document.querySelector('#list li.event-row')`)
@@ -221,8 +222,8 @@ func testOverlapMovedBefore(t *testing.T, b *browser) {
 	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
 	p.click("#quick-title")
 	p.keys("code review 45m\r")
-	p.waitFor("the overlap sentence", `document.querySelector('li.event-row .note')?.textContent.includes('overlaps')`)
-	if note := eval[string](p, `document.querySelector('li.event-row .note').textContent`); note != "Added: it overlaps “회의” by 30 min." {
+	p.waitFor("the overlap sentence", `document.querySelector('li.event-row .overlap')?.textContent.includes('overlaps')`)
+	if note := eval[string](p, `document.querySelector('li.event-row .overlap').textContent`); note != "Added: it overlaps “회의” by 30 min." {
 		t.Errorf("the note = %q", note)
 	}
 	loc := seoul(t)
@@ -240,7 +241,7 @@ func testOverlapMovedBefore(t *testing.T, b *browser) {
 	p.do("desktop", chromedp.EmulateViewport(1280, 900))
 
 	p.click("li.event-row .overlap-fix button")
-	p.waitFor("the move done", `!document.querySelector('.overlap-fix') && !document.querySelector('li.event-row .note')`)
+	p.waitFor("the move done", `!document.querySelector('.overlap-fix') && !document.querySelector('li.event-row .overlap')`)
 	review := byTitle(t, s.base, "code review")
 	if review.EndedAt == nil || !review.EndedAt.Equal(*meeting.StartedAt) || review.EndedAt.Sub(*review.StartedAt) != 45*time.Minute {
 		t.Errorf("code review is %v–%v, want the 45 minutes ending at %v", review.StartedAt, review.EndedAt, meeting.StartedAt)

@@ -62,14 +62,14 @@ func testTwoTabsEditForm(t *testing.T, b *browser) {
 
 	newDue := due.Add(24 * time.Hour)
 	bb.markWindow()
-	bb.setValue(`#edit-form [name="due_at"]`, local(newDue, loc))
+	bb.setValue(`#edit-form [name="due_at"]`, local24(newDue, loc))
 	bb.allow(412)
 	bb.click("button#save")
 	bb.waitFor("B told that the event changed elsewhere", `document.querySelector('.form-message')?.textContent.includes(`+jsString(staleSentence)+`)`)
 	bb.assertNoReload("a stale save")
 	t.Logf("the stale save says: %q", eval[string](bb, `document.querySelector('.form-message').textContent.trim()`))
-	if got := eval[string](bb, `document.querySelector('#edit-form [name="due_at"]').value`); got != local(newDue, loc) {
-		t.Errorf("B's typed due time after the refusal: %q, want the typed %q", got, local(newDue, loc))
+	if got := eval[string](bb, `document.querySelector('#edit-form [name="due_at"]').value`); got != local24(newDue, loc) {
+		t.Errorf("B's typed due time after the refusal: %q, want the typed %q", got, local24(newDue, loc))
 	}
 	if got := eval[string](bb, `document.querySelector('#detail-title').textContent.trim()`); got != "Report for Kim" {
 		t.Errorf("B's heading after the refusal: %q, want the event as it now is (A's title)", got)

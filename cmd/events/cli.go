@@ -26,6 +26,7 @@ import (
 	"time"
 
 	apiclient "events/internal/client"
+	"events/internal/i18n"
 	"events/models"
 
 	"golang.org/x/term"
@@ -34,7 +35,7 @@ import (
 // cliCommands are the terminal client's commands.
 var cliCommands = map[string]bool{
 	"log": true, "start": true, "stop": true, "add": true, "today": true,
-	"inbox": true, "done": true, "undo": true, "review": true,
+	"inbox": true, "done": true, "undo": true, "cancel": true, "review": true,
 }
 
 const cliUsage = `usage: events COMMAND [--json] [ARGS]
@@ -51,10 +52,13 @@ shell drops a word that starts with #.
   events today         today's events, overdue tasks and running timers
   events inbox         open tasks with no time
   events done ID       complete an event (a timer: stop it)
+  events cancel ID     cancel an event: a wrong record leaves every total
   events undo ID       undo the last complete, cancel or defer of an event
   events review        today's logged time per project; --week: this week
 
   --json               print the API's answer as it came, instead of a table
+  --insecure-http      allow an http:// EVENTS_URL on another machine (the
+                       token then crosses the network in clear)
 
 Exit status: 0 done, 1 refused (the reason is printed), 2 a wrong command line.`
 
@@ -68,7 +72,22 @@ type cli struct {
 	color  bool // stdout is a terminal that takes colours
 	asJSON bool
 	key    string // this invocation's Idempotency-Key
+	// lang is the language of the words it prints, by LC_ALL, LC_MESSAGES
+	// or LANG (internal/i18n); nil is English
+	lang *i18n.Lang
 }
+
+// t is the catalogue's message id in the output's language.
+func (c *cli) t(id string, args ...any) string {
+	if c.lang == nil {
+		return i18n.English.T(id, args...)
+	}
+	return c.lang.T(id, args...)
+}
+
+// verbs are the words before an event's line, by the catalogue's id.
+var verbs = map[string]string{"Logged": "cli_logged", "Added": "cli_added", "Started": "cli_started", "Stopped": "cli_stopped",
+	"Done": "cli_done", "Undone": "cli_undone", "Cancelled": "cli_cancelled"}
 
 // refusal is an answer of the API that refused the request: its detail,
 // then each field at fault, one a line.
@@ -85,6 +104,9 @@ func (r refusal) Error() string {
 		b.WriteString("refused with status " + strconv.Itoa(r.p.Status))
 	}
 	for _, e := range r.p.Errors {
+		if r.p.Detail != "" && strings.Contains(r.p.Detail, e.Message) {
+			continue // the detail said it already: a refusal is printed once
+		}
 		b.WriteString("\n")
 		if e.Field != "" {
 			b.WriteString(e.Field + ": ")
@@ -97,7 +119,7 @@ func (r refusal) Error() string {
 // terminalCommand runs one command of the terminal client. A wrong command
 // line is a usageError (exit 2), an API refusal a refusal (exit 1).
 func terminalCommand(cmd string, args []string, getenv func(string) string, stdout, stderr *os.File) error {
-	words, asJSON, week, err := cliArgs(cmd, args)
+	words, asJSON, week, insecure, err := cliArgs(cmd, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, cliUsage)
 		return err
@@ -113,7 +135,7 @@ func terminalCommand(cmd string, args []string, getenv func(string) string, stdo
 	if err != nil || zoneName == "Local" {
 		return usageError(fmt.Sprintf("EVENTS_TIMEZONE %q is not an IANA zone such as Asia/Seoul", zoneName))
 	}
-	api, err := apiclient.New(getenv("EVENTS_URL"), getenv("EVENTS_TOKEN"))
+	api, err := apiclient.New(getenv("EVENTS_URL"), getenv("EVENTS_TOKEN"), insecure)
 	if err != nil {
 		return usageError(err.Error())
 	}
@@ -123,28 +145,33 @@ func terminalCommand(cmd string, args []string, getenv func(string) string, stdo
 		api: api, loc: loc, now: time.Now(), out: stdout, width: width, asJSON: asJSON,
 		color: tty && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
 		key:   "cli-" + randomHex(16),
+		lang:  i18n.FromEnv(getenv),
 	}
+	api.Language = c.lang.Code // refusals in the terminal's language
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	text := strings.Join(words, " ")
 	switch cmd {
 	case "log":
-		err = c.create(ctx, "Logged", map[string]any{"kind": "activity_log", "text": text})
+		err = c.createLine(ctx, "Logged", models.KindActivityLog, text)
 	case "start":
 		err = c.start(ctx, text)
 	case "stop":
 		err = c.stop(ctx)
 	case "add":
-		err = c.create(ctx, "Added", map[string]any{"kind": "task", "text": text})
+		err = c.createLine(ctx, "Added", models.KindTask, text)
 	case "today":
-		err = c.listing(ctx, "/api/events/today", "Nothing for today.")
+		err = c.listing(ctx, "/api/events/today", c.t("cli_nothing_today"))
 	case "inbox":
-		err = c.listing(ctx, "/api/events/inbox", "The inbox is empty.")
-	case "done", "undo":
+		err = c.listing(ctx, "/api/events/inbox", c.t("cli_inbox_empty"))
+	case "done", "undo", "cancel":
 		id, _ := strconv.ParseInt(words[0], 10, 64)
 		op, verb := "complete", "Done"
-		if cmd == "undo" {
+		switch cmd {
+		case "undo":
 			op, verb = "reactivate", "Undone"
+		case "cancel":
+			op, verb = "cancel", "Cancelled"
 		}
 		err = c.operate(ctx, id, op, verb)
 	case "review":
@@ -159,7 +186,7 @@ func terminalCommand(cmd string, args []string, getenv func(string) string, stdo
 
 // cliArgs reads a terminal command's line: --json (and review's --week)
 // anywhere, "--" before TEXT that starts with a dash, and the words.
-func cliArgs(cmd string, args []string) (words []string, asJSON, week bool, err error) {
+func cliArgs(cmd string, args []string) (words []string, asJSON, week, insecure bool, err error) {
 	flags := true
 	for _, a := range args {
 		switch {
@@ -169,32 +196,34 @@ func cliArgs(cmd string, args []string) (words []string, asJSON, week bool, err 
 			flags = false
 		case a == "--json" || a == "-json":
 			asJSON = true
+		case a == "--insecure-http" || a == "-insecure-http":
+			insecure = true
 		case (a == "--week" || a == "-week") && cmd == "review":
 			week = true
 		case a == "-h" || a == "--help" || a == "-help":
-			return nil, false, false, flag.ErrHelp
+			return nil, false, false, false, flag.ErrHelp
 		default:
-			return nil, false, false, usageError(fmt.Sprintf("%s: unknown flag %q (put -- before text that starts with a dash; events %s -h shows how)", cmd, a, cmd))
+			return nil, false, false, false, usageError(fmt.Sprintf("%s: unknown flag %q (put -- before text that starts with a dash; events %s -h shows how)", cmd, a, cmd))
 		}
 	}
 	switch cmd {
 	case "log", "start", "add":
 		if strings.TrimSpace(strings.Join(words, "")) == "" {
-			return nil, false, false, usageError(fmt.Sprintf("%s takes TEXT, such as: events %s 'standup 15m #work'", cmd, cmd))
+			return nil, false, false, false, usageError(fmt.Sprintf("%s takes TEXT, such as: events %s 'standup 15m #work'", cmd, cmd))
 		}
-	case "done", "undo":
+	case "done", "undo", "cancel":
 		if len(words) != 1 {
-			return nil, false, false, usageError(fmt.Sprintf("%s takes one event ID, such as: events %s 12", cmd, cmd))
+			return nil, false, false, false, usageError(fmt.Sprintf("%s takes one event ID, such as: events %s 12", cmd, cmd))
 		}
 		if id, err := strconv.ParseInt(words[0], 10, 64); err != nil || id < 1 {
-			return nil, false, false, usageError(fmt.Sprintf("%s: %q is not an event ID (a whole number from 1, as events today shows)", cmd, words[0]))
+			return nil, false, false, false, usageError(fmt.Sprintf("%s: %q is not an event ID (a whole number from 1, as events today shows)", cmd, words[0]))
 		}
 	default:
 		if len(words) > 0 {
-			return nil, false, false, usageError(fmt.Sprintf("%s takes no arguments; got %q", cmd, strings.Join(words, " ")))
+			return nil, false, false, false, usageError(fmt.Sprintf("%s takes no arguments; got %q", cmd, strings.Join(words, " ")))
 		}
 	}
-	return words, asJSON, week, nil
+	return words, asJSON, week, insecure, nil
 }
 
 // outputWidth is the columns of the terminal stdout is, else COLUMNS, else
@@ -242,8 +271,29 @@ func (c *cli) create(ctx context.Context, verb string, body map[string]any) erro
 		fmt.Fprintln(c.out, c.fit(created.CaptureNote))
 	}
 	for _, o := range created.Overlaps {
-		fmt.Fprintln(c.out, c.fit(fmt.Sprintf("It overlaps %d %s by %s.", o.ID, orUntitled(o.Title), duration(o.Seconds))))
+		fmt.Fprintln(c.out, c.fit(c.t("cli_overlaps", "ID", o.ID, "Title", c.orUntitled(o.Title), "Length", duration(o.Seconds))))
 	}
+	return nil
+}
+
+// createLine creates what a line of `events log` or `events add` says:
+// a log or a task, or a calendar entry when the line names a day and a
+// clock range, or a range not yet over (models.LineKind, DESIGN.md "One
+// line, any kind"); the answer then says so in words.
+func (c *cli) createLine(ctx context.Context, verb string, kind models.Kind, text string) error {
+	start, end, ok := models.LineKind(kind, text, c.now, c.loc)
+	if !ok {
+		return c.create(ctx, verb, map[string]any{"kind": string(kind), "text": text})
+	}
+	if err := c.create(ctx, "Added", map[string]any{"kind": string(models.KindCalendarEvent), "text": text,
+		"start_at": models.FormatTime(start), "end_at": models.FormatTime(end)}); err != nil || c.asJSON {
+		return err
+	}
+	l := c.lang
+	if l == nil {
+		l = i18n.English
+	}
+	fmt.Fprintln(c.out, c.fit(c.t("added_calendar", "Span", l.Span(start.In(c.loc), end.In(c.loc)))))
 	return nil
 }
 
@@ -330,13 +380,19 @@ func (c *cli) listing(ctx context.Context, path, empty string) error {
 		fmt.Fprintln(c.out, empty)
 		return nil
 	}
-	t := table{head: []string{"ID", "KIND", "STATUS", "WHEN", "TITLE", "PROJECT"}, right: []bool{true}, flex: 4, cap: map[int]int{5: 16}}
+	// the labels and place columns show only when a row has some (table)
+	t := table{head: []string{"ID", c.t("cli_head_kind"), c.t("cli_head_status"), c.t("cli_head_when"), c.t("cli_head_title"), c.t("cli_head_project"), c.t("cli_head_labels"), c.t("cli_head_place")},
+		right: []bool{true}, flex: 4, cap: map[int]int{5: 16, 6: 18, 7: 12}}
 	for _, e := range page.Items {
-		t.rows = append(t.rows, []string{strconv.FormatInt(e.ID, 10), kindWord(e.Kind), strings.ReplaceAll(e.Status, "_", " "), c.when(e), orUntitled(e.Title), tag(e.ProjectTag)})
+		place := ""
+		if e.Location != nil {
+			place = *e.Location
+		}
+		t.rows = append(t.rows, []string{strconv.FormatInt(e.ID, 10), c.kindWord(string(e.Kind)), c.t("status_" + string(e.Status)), c.when(e), c.orUntitled(e.Title), tag(e.ProjectTag), labels(e.Labels), place})
 	}
 	t.render(c.out, c.width, c.color)
 	if page.NextCursor != "" {
-		fmt.Fprintln(c.out, "Only the first 1000 are shown.")
+		fmt.Fprintln(c.out, c.t("cli_only_first"))
 	}
 	return nil
 }
@@ -358,35 +414,36 @@ func (c *cli) review(ctx context.Context, week bool) error {
 	if c.asJSON {
 		return c.writeJSON(s.Raw)
 	}
-	title := "Review of " + s.From.In(c.loc).Format("Mon 2006-01-02")
+	title := c.t("cli_review_of", "Day", c.titleDay(s.From.In(c.loc)))
 	if len(s.Days) > 1 {
-		title += " to " + s.To.In(c.loc).Add(-time.Second).Format("Mon 2006-01-02")
+		title = c.t("cli_review_of_to", "Day", c.titleDay(s.From.In(c.loc)), "Last", c.titleDay(s.To.In(c.loc).Add(-time.Second)))
 	}
 	fmt.Fprintln(c.out, c.fit(title+" ("+s.TZ+")"))
 	fmt.Fprintln(c.out)
-	days_ := table{head: []string{"DAY", "LOGGED", "LOGS", "TASKS DONE", "CALENDAR", "CANCELLED", "DUE"}, right: []bool{false, true, true, true, true, true, true}}
-	row := func(name string, n apiclient.SummaryCounts) []string {
-		return []string{name, duration(n.LoggedSeconds), strconv.Itoa(n.Logs), strconv.Itoa(n.TasksCompleted), strconv.Itoa(n.CalendarEvents), strconv.Itoa(n.Cancelled), strconv.Itoa(n.TasksDue)}
+	shown := shownReview(s)
+	days_ := table{head: []string{c.t("cli_head_day"), c.t("cli_head_logged"), c.t("cli_head_logs"), c.t("cli_head_tasks_done"), c.t("cli_head_calendar"), c.t("cli_head_cancelled"), c.t("cli_head_due")}, right: []bool{false, true, true, true, true, true, true}}
+	row := func(name string, minutes int64, n apiclient.SummaryCounts) []string {
+		return []string{name, minutesText(minutes), strconv.Itoa(n.Logs), strconv.Itoa(n.TasksCompleted), strconv.Itoa(n.CalendarEvents), strconv.Itoa(n.Cancelled), strconv.Itoa(n.TasksDue)}
 	}
-	for _, d := range s.Days {
+	for i, d := range s.Days {
 		name := d.Date
 		if t, err := time.Parse(time.DateOnly, d.Date); err == nil {
-			name = t.Format("Mon 01-02")
+			name = c.shortDay(t)
 		}
-		days_.rows = append(days_.rows, row(name, d.SummaryCounts))
+		days_.rows = append(days_.rows, row(name, shown.days[i], d.SummaryCounts))
 	}
 	if len(s.Days) > 1 {
-		days_.rows = append(days_.rows, row("total", s.Total))
+		days_.rows = append(days_.rows, row(c.t("cli_total"), shown.total, s.Total))
 	}
 	days_.render(c.out, c.width, c.color)
 	fmt.Fprintln(c.out)
 	if len(s.Total.Projects) == 0 {
-		fmt.Fprintln(c.out, "No time logged.")
+		fmt.Fprintln(c.out, c.t("cli_no_time"))
 		return nil
 	}
-	projects := table{head: []string{"PROJECT", "TIME", "SHARE"}, right: []bool{false, true, true}, flex: 0}
-	for _, p := range s.Total.Projects {
-		name := "(none)"
+	projects := table{head: []string{c.t("cli_head_project"), c.t("cli_head_time"), c.t("cli_head_share")}, right: []bool{false, true, true}, flex: 0}
+	for i, p := range s.Total.Projects {
+		name := c.t("cli_none")
 		if p.ProjectTag != nil {
 			name = "#" + *p.ProjectTag
 		}
@@ -394,33 +451,78 @@ func (c *cli) review(ctx context.Context, week bool) error {
 		if s.Total.LoggedSeconds > 0 {
 			share = int((p.Seconds*100 + s.Total.LoggedSeconds/2) / s.Total.LoggedSeconds)
 		}
-		projects.rows = append(projects.rows, []string{name, duration(p.Seconds), strconv.Itoa(share) + "%"})
+		projects.rows = append(projects.rows, []string{name, minutesText(shown.projects[i]), strconv.Itoa(share) + "%"})
 	}
-	projects.rows = append(projects.rows, []string{"total", duration(s.Total.LoggedSeconds), ""})
+	projects.rows = append(projects.rows, []string{c.t("cli_total"), minutesText(shown.total), ""})
 	projects.render(c.out, c.width, c.color)
+	if len(s.Total.Labels) == 0 {
+		return nil
+	}
+	// each label's time, as the review page rounds it; labels overlap, so
+	// they have no total and no share
+	fmt.Fprintln(c.out)
+	perLabel := table{head: []string{c.t("cli_head_label"), c.t("cli_head_time")}, right: []bool{false, true}, cap: map[int]int{0: 40}}
+	for _, l := range s.Total.Labels {
+		perLabel.rows = append(perLabel.rows, []string{label(l.Label), duration(l.Seconds)})
+	}
+	perLabel.render(c.out, c.width, c.color)
+	for _, l := range wrap(cellText(c.t("review_labels_overlap")), c.width) {
+		fmt.Fprintln(c.out, l)
+	}
 	return nil
 }
 
 // line prints one event after a verb: "Logged 12  09:45-10:00 (15m)  standup  #work".
 func (c *cli) line(verb string, e apiclient.Event) {
-	head := verb + " " + strconv.FormatInt(e.ID, 10)
+	word := verb
+	if id, ok := verbs[verb]; ok {
+		word = c.t(id)
+	}
+	head := word + " " + strconv.FormatInt(e.ID, 10)
 	parts := []string{head}
 	if w := c.when(e); w != "" {
 		parts = append(parts, w)
 	}
 	if e.Kind == "activity_log" && e.StartedAt != nil && e.EndedAt != nil {
-		parts[len(parts)-1] += " (" + duration(int64(e.EndedAt.Sub(*e.StartedAt)/time.Second)) + ")"
+		parts[len(parts)-1] += " (" + duration(models.Seconds(*e.StartedAt, *e.EndedAt)) + ")"
 	}
-	if e.Status != "done" || verb == "Undone" {
-		parts = append(parts, strings.ReplaceAll(e.Status, "_", " "))
+	if (e.Status != "done" && verb != "Cancelled") || verb == "Undone" {
+		parts = append(parts, c.t("status_"+string(e.Status)))
 	}
 	rest := ""
 	if e.ProjectTag != nil {
 		rest = "  #" + cellText(*e.ProjectTag)
 	}
+	if len(e.Labels) > 0 {
+		rest += "  " + cellText(labels(e.Labels))
+	}
+	if e.Location != nil {
+		rest += "  " + cellText(c.t("cli_place", "Place", *e.Location))
+	}
 	prefix := strings.Join(parts, "  ") + "  "
-	title := truncate(cellText(orUntitled(e.Title)), c.width-displayWidth(prefix)-displayWidth(rest))
+	title := truncate(cellText(c.orUntitled(e.Title)), c.width-displayWidth(prefix)-displayWidth(rest))
 	fmt.Fprintln(c.out, strings.TrimRight(prefix+title+rest, " "))
+}
+
+// wrap breaks a sentence into lines of at most width columns, at spaces (a
+// word wider than width is a line of its own).
+func wrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && displayWidth(line)+1+displayWidth(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // fit cuts a sentence of the API to the output's width.
@@ -442,9 +544,9 @@ func (c *cli) when(e apiclient.Event) string {
 	case "task":
 		switch {
 		case e.DueAt != nil && models.DueDayOnly(*e.DueAt, c.loc):
-			return "due " + c.day(*e.DueAt)
+			return c.t("row_due", "Time", c.day(*e.DueAt))
 		case e.DueAt != nil:
-			return "due " + c.clock(*e.DueAt, time.Time{})
+			return c.t("row_due", "Time", c.clock(*e.DueAt, time.Time{}))
 		case e.StartAt != nil:
 			return "from " + c.clock(*e.StartAt, time.Time{})
 		}
@@ -457,7 +559,7 @@ func (c *cli) when(e apiclient.Event) string {
 				last = c.day(e.EndAt.Add(-time.Microsecond))
 			}
 			if first == last {
-				return "all day " + first
+				return c.t("cli_all_day", "Day", first)
 			}
 			return first + ".." + last
 		case e.StartAt != nil && e.EndAt != nil:
@@ -485,7 +587,7 @@ func (c *cli) clock(t, after time.Time) string {
 // day is t's local date: today, tomorrow or MM-DD.
 func (c *cli) day(t time.Time) string {
 	l := t.In(c.loc)
-	for offset, word := range []string{"today", "tomorrow"} {
+	for offset, word := range []string{c.t("day_today"), c.t("day_tomorrow")} {
 		d := models.DayStart(c.now, c.loc, offset)
 		if l.Year() == d.Year() && l.YearDay() == d.YearDay() {
 			return word
@@ -497,14 +599,23 @@ func (c *cli) day(t time.Time) string {
 	return l.Format("01-02")
 }
 
-func kindWord(kind string) string {
-	switch kind {
-	case "activity_log":
-		return "log"
-	case "calendar_event":
-		return "event"
+func (c *cli) kindWord(kind string) string { return c.t("cli_kind_" + kind) }
+
+// titleDay is a date as the review's title writes it: "Mon 2026-11-30",
+// "2026-11-30 (월)".
+func (c *cli) titleDay(t time.Time) string {
+	if c.lang == i18n.Korean {
+		return t.Format("2006-01-02") + " (" + c.t("weekday_"+strings.ToLower(t.Weekday().String()[:3])) + ")"
 	}
-	return kind
+	return t.Format("Mon 2006-01-02")
+}
+
+// shortDay is a day of the review's table: "Mon 11-30", "11-30 (월)".
+func (c *cli) shortDay(t time.Time) string {
+	if c.lang == i18n.Korean {
+		return t.Format("01-02") + " (" + c.t("weekday_"+strings.ToLower(t.Weekday().String()[:3])) + ")"
+	}
+	return t.Format("Mon 01-02")
 }
 
 func tag(p *string) string {
@@ -514,16 +625,77 @@ func tag(p *string) string {
 	return "#" + *p
 }
 
-func orUntitled(title string) string {
+// label is a label as the capture text reads it back: @회의, or
+// @"client acme" for a name with a space or a quote.
+func label(l string) string {
+	if strings.ContainsAny(l, " \t\"") {
+		return `@"` + l + `"`
+	}
+	return "@" + l
+}
+
+// labels are an event's labels, each as label writes it, space-separated.
+func labels(ls []string) string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = label(l)
+	}
+	return strings.Join(out, " ")
+}
+
+func (c *cli) orUntitled(title string) string {
 	if strings.TrimSpace(title) == "" {
-		return "(untitled)"
+		return c.t("untitled")
 	}
 	return title
 }
 
-// duration is whole minutes as "2h10m", "40m", "3h", "0m".
-func duration(seconds int64) string {
-	m := seconds / 60
+// shown is a summary's logged time as every screen shows it (DESIGN.md,
+// Summary, Shown minutes): each day's minutes, the window's total and
+// each of Total.Projects', the sums of the days'.
+type shown struct {
+	days     []int64
+	total    int64
+	projects []int64
+}
+
+// shownReview rounds s as the review page does (models.DayMinutes), so
+// the days and the projects printed add up to the total printed.
+func shownReview(s apiclient.Summary) shown {
+	out := shown{days: make([]int64, len(s.Days)), projects: make([]int64, len(s.Total.Projects))}
+	key := func(tag *string) string {
+		if tag == nil {
+			return ""
+		}
+		return "#" + *tag
+	}
+	rank := map[string]int{}
+	for i, p := range s.Total.Projects {
+		rank[key(p.ProjectTag)] = i
+	}
+	for i, d := range s.Days {
+		secs := make([]int64, len(d.Projects))
+		for j, p := range d.Projects {
+			secs[j] = p.Seconds
+		}
+		total, parts := models.DayMinutes(d.LoggedSeconds, secs)
+		out.days[i] = total
+		out.total += total
+		for j, p := range d.Projects {
+			if r, ok := rank[key(p.ProjectTag)]; ok {
+				out.projects[r] += parts[j]
+			}
+		}
+	}
+	return out
+}
+
+// duration is seconds as whole minutes, rounded as the pages round them
+// (half a minute up: a 30-second log is "1m" here and "1 min" there).
+func duration(seconds int64) string { return minutesText(models.MinutesOf(seconds)) }
+
+// minutesText is whole minutes as "2h10m", "40m", "3h", "0m".
+func minutesText(m int64) string {
 	switch {
 	case m < 60:
 		return strconv.FormatInt(m, 10) + "m"

@@ -21,6 +21,9 @@ import (
 	"time"
 
 	"github.com/mattn/go-runewidth"
+
+	apiclient "events/internal/client"
+	"events/models"
 )
 
 // runCLI runs `events args...` against base with the import token, stdout
@@ -169,7 +172,14 @@ func TestTerminalClientRoundTrips(t *testing.T) {
 		importedEvent
 		Overlaps []any `json:"overlaps"`
 	}
-	if err := json.Unmarshal([]byte(out), &meeting); err != nil || meeting.ID == 0 || meeting.Overlaps == nil || meeting.Title != "회의" {
+	// the event reads itself (models.Event.UnmarshalJSON): the overlaps apart
+	err := json.Unmarshal([]byte(out), &meeting.importedEvent)
+	if err == nil {
+		err = json.Unmarshal([]byte(out), &struct {
+			Overlaps *[]any `json:"overlaps"`
+		}{&meeting.Overlaps})
+	}
+	if err != nil || meeting.ID == 0 || meeting.Overlaps == nil || meeting.Title != "회의" {
 		t.Fatalf("log --json: %v\n%s", err, out)
 	}
 	if got := cliEvent(t, s, meeting.ID); !reflect.DeepEqual(got, meeting.importedEvent) {
@@ -269,17 +279,24 @@ func TestTerminalClientRoundTrips(t *testing.T) {
 	if len(sum.Total.Projects) < 2 {
 		t.Fatalf("the summary has %d projects", len(sum.Total.Projects))
 	}
-	for _, p := range sum.Total.Projects {
+	// one day: its minutes split among its projects (DESIGN.md, Summary,
+	// Shown minutes), as the review page shows them
+	secs := make([]int64, len(sum.Total.Projects))
+	for i, p := range sum.Total.Projects {
+		secs[i] = p.Seconds
+	}
+	dayMinutes, projectMinutes := models.DayMinutes(sum.Total.LoggedSeconds, secs)
+	for i, p := range sum.Total.Projects {
 		name := "(none)"
 		if p.ProjectTag != nil {
 			name = "#" + *p.ProjectTag
 		}
-		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` +` + duration(p.Seconds) + ` +\d+%$`).MatchString(out) {
-			t.Errorf("review has no row %s %s:\n%s", name, duration(p.Seconds), out)
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` +` + minutesText(projectMinutes[i]) + ` +\d+%$`).MatchString(out) {
+			t.Errorf("review has no row %s %s:\n%s", name, minutesText(projectMinutes[i]), out)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^total +` + duration(sum.Total.LoggedSeconds) + `$`).MatchString(out) {
-		t.Errorf("review has no total %s:\n%s", duration(sum.Total.LoggedSeconds), out)
+	if !regexp.MustCompile(`(?m)^total +` + minutesText(dayMinutes) + `$`).MatchString(out) {
+		t.Errorf("review has no total %s:\n%s", minutesText(dayMinutes), out)
 	}
 	checkTable(t, out[strings.Index(out, "PROJECT"):], 80)
 	out = mustCLI(t, b, "review", "--week")
@@ -317,14 +334,16 @@ func TestTerminalClientRoundTrips(t *testing.T) {
 }
 
 // TestTerminalClientRefusalsAndUsage: a refusal of the API exits 1 with
-// its detail and each field's message, one a line, and writes nothing; a
+// its detail and each field's message the detail does not say, one a
+// line, and writes nothing; a
 // wrong command line exits 2 and sends nothing.
 func TestTerminalClientRefusalsAndUsage(t *testing.T) {
 	t.Parallel()
 	s := importService(t)
 	out, errOut, code := runCLI(t, s.base, nil, "log", "standup 30 mns")
 	lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
-	if code != 1 || out != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], "events: The request has a problem with 1 field") || !strings.HasPrefix(lines[1], "text: ") || !strings.Contains(lines[1], "30 mns") {
+	// once: the detail names the field and its message, so no field line repeats it
+	if code != 1 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "events: The request has a problem with 1 field: text: ") || !strings.Contains(lines[0], "30 mns") {
 		t.Errorf("a refused log: exit %d, %q %q", code, out, errOut)
 	}
 	if _, errOut, code := runCLI(t, s.base, nil, "done", "999999"); code != 1 || errOut != "events: There is no such event.\n" {
@@ -427,5 +446,202 @@ func TestTerminalClientRetriesWithItsKey(t *testing.T) {
 	apiDo(t, "GET", s.base+"/api/events?limit=1000", "", &page)
 	if len(page.Items) != 1 || page.Items[0].ID != id || page.Items[0].Title != "retried" {
 		t.Errorf("after a lost answer the store holds %+v, want only %d", page.Items, id)
+	}
+}
+
+// The terminal rounds as the pages do: a 30-second log is 1 minute (it was
+// "0m" here and "1 min" on the page), and a review's days and projects add
+// up to the total it prints (a week of 90-second logs printed parts that
+// did not add up to its total).
+func TestCLIRoundsAsThePages(t *testing.T) {
+	for secs, want := range map[int64]string{29: "0m", 30: "1m", 89: "1m", 90: "2m", 3600 + 29: "1h", 2*3600 + 10*60: "2h10m"} {
+		if got := duration(secs); got != want {
+			t.Errorf("duration(%d) = %s, want %s", secs, got, want)
+		}
+	}
+	a, b := "a", "b"
+	day := func(date string, ps ...apiclient.ProjectSeconds) apiclient.SummaryDay {
+		d := apiclient.SummaryDay{Date: date}
+		d.Projects = ps
+		for _, p := range ps {
+			d.LoggedSeconds += p.Seconds
+		}
+		return d
+	}
+	s := apiclient.Summary{Days: []apiclient.SummaryDay{
+		day("2026-11-16", apiclient.ProjectSeconds{ProjectTag: &a, Seconds: 90}, apiclient.ProjectSeconds{ProjectTag: &b, Seconds: 90}),
+		day("2026-11-17", apiclient.ProjectSeconds{ProjectTag: &a, Seconds: 90}),
+		day("2026-11-18", apiclient.ProjectSeconds{ProjectTag: &b, Seconds: 90}),
+	}}
+	s.Total.LoggedSeconds = 360
+	s.Total.Projects = []apiclient.ProjectSeconds{{ProjectTag: &a, Seconds: 180}, {ProjectTag: &b, Seconds: 180}}
+	got := shownReview(s)
+	if fmt.Sprint(got.days, got.total, got.projects) != "[3 2 2] 7 [4 3]" {
+		t.Errorf("shownReview = days %v, total %d, projects %v; want [3 2 2] 7 [4 3]", got.days, got.total, got.projects)
+	}
+}
+
+// events cancel ID cancels a wrong record, so it counts nowhere (the
+// command the detail page of a log names), and events undo brings the
+// record back.
+func TestTerminalClientCancels(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	out := mustCLI(t, s.base, "log", "wrong record 20m #work")
+	id := idOf(t, out)
+	out = mustCLI(t, s.base, "cancel", fmt.Sprint(id))
+	if !regexp.MustCompile(`^Cancelled \d+  \d\d:\d\d-\d\d:\d\d \(20m\)  wrong record  #work\n$`).MatchString(out) || cliEvent(t, s, id).Status != "cancelled" {
+		t.Errorf("cancel printed %q; status %s", out, cliEvent(t, s, id).Status)
+	}
+	if out := mustCLI(t, s.base, "undo", fmt.Sprint(id)); cliEvent(t, s, id).Status != "done" {
+		t.Errorf("undo after cancel: %s", out)
+	}
+	if _, errOut, code := runCLI(t, s.base, nil, "cancel"); code != 2 || !strings.Contains(errOut, "cancel takes one event ID") {
+		t.Errorf("cancel without an ID: exit %d, %q", code, errOut)
+	}
+}
+
+// A refusal is printed once: a field error the detail already says is not
+// repeated as a field line under it (the terminal printed "title: must not
+// be empty" twice); one the detail does not say still is.
+func TestCLIPrintsARefusalOnce(t *testing.T) {
+	p := &apiclient.Problem{Status: 422, Title: "Unprocessable Entity", Detail: "title: must not be empty",
+		Errors: []apiclient.FieldError{{Field: "title", Message: "must not be empty"}}}
+	if got := (refusal{p}).Error(); got != "title: must not be empty" {
+		t.Errorf("refusal = %q, want the detail once", got)
+	}
+	p = &apiclient.Problem{Status: 422, Detail: "2 fields are wrong",
+		Errors: []apiclient.FieldError{{Field: "title", Message: "must not be empty"}, {Field: "priority", Message: "must be 0 to 3"}}}
+	if got := (refusal{p}).Error(); got != "2 fields are wrong\ntitle: must not be empty\npriority: must be 0 to 3" {
+		t.Errorf("refusal = %q", got)
+	}
+}
+
+// TestCLISpeaksKorean: with LANG (or LC_ALL) Korean the terminal client
+// prints the catalogue's Korean, with the table's columns still aligned
+// (runewidth counts a Hangul syllable as two columns); English otherwise.
+func TestCLISpeaksKorean(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	ko := []string{"LANG=ko_KR.UTF-8"}
+	out, errOut, code := runCLI(t, s.base, ko, "add", "월세 내기 내일 9:00 #집")
+	if code != 0 || !strings.HasPrefix(out, "추가함 ") || !strings.Contains(out, "마감 ") {
+		t.Fatalf("add in Korean: exit %d, %q %q", code, out, errOut)
+	}
+	mustCLI(t, s.base, "log", "회의 30m #work")
+	out, _, _ = runCLI(t, s.base, ko, "today")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[0], "종류") || !strings.Contains(lines[0], "제목") || !strings.Contains(out, "기록") {
+		t.Fatalf("today in Korean:\n%s", out)
+	}
+	col := displayWidth(lines[0][:strings.Index(lines[0], "제목")])
+	for _, l := range lines[1:] {
+		if i := strings.Index(l, "회의"); i >= 0 && displayWidth(l[:i]) != col {
+			t.Errorf("the title column starts at %d, its heading at %d:\n%s", displayWidth(l[:i]), col, out)
+		}
+	}
+	if out, _, _ := runCLI(t, s.base, []string{"LANG=ko_KR.UTF-8", "LC_ALL=C"}, "today"); !strings.Contains(out, "TITLE") {
+		t.Errorf("LC_ALL=C is English:\n%s", out)
+	}
+	if out, _, _ := runCLI(t, s.base, ko, "review"); !strings.Contains(out, "돌아보기") || !strings.Contains(out, "합계") && !strings.Contains(out, "프로젝트") {
+		t.Errorf("review in Korean:\n%s", out)
+	}
+}
+
+// One line, any kind (issue 55): `events add` and `events log` make a
+// calendar entry of a line that names a day and a clock range, and say so
+// in words, in the output's language.
+func TestCLILinesOfAnyKindMakeCalendarEntries(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	for _, c := range []struct {
+		args []string
+		env  []string
+		say  string
+	}{
+		{[]string{"add", "Dentist 2030-12-03 15:00-16:00 #health"}, nil, "Added to your calendar: Tue 3 Dec 15:00–16:00."},
+		{[]string{"log", "Review 2030-12-03 9:00-10:30"}, nil, "Added to your calendar: Tue 3 Dec 09:00–10:30."},
+		{[]string{"add", "치과 2030-12-03 오후 3시-4시 #건강"}, []string{"LANG=ko_KR.UTF-8"}, "캘린더에 추가했습니다: 12월 3일 (화) 15:00–16:00."},
+	} {
+		out, errOut, code := runCLI(t, s.base, c.env, c.args...)
+		if code != 0 {
+			t.Fatalf("events %q: exit %d\n%s%s", c.args, code, out, errOut)
+		}
+		if !strings.Contains(out, c.say) {
+			t.Errorf("events %q printed %q, want %q", c.args, out, c.say)
+		}
+		m := regexp.MustCompile(`^\S+ (\d+)  `).FindStringSubmatch(out) // the verb is the output's language's
+		if m == nil {
+			t.Fatalf("no event id in %q", out)
+		}
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		e := cliEvent(t, s, id)
+		if e.Kind != "calendar_event" || e.StartAt == nil || e.StartAt.In(time.UTC).Format(time.DateOnly) != "2030-12-03" {
+			t.Errorf("events %q made %+v, want a calendar entry on 3 Dec 2030", c.args, e)
+		}
+	}
+}
+
+// TestCLIRefusalsInKorean: under a Korean locale the client sends
+// Accept-Language, so the service's refusals print in Korean; the
+// capture grammar's note too. Without one they stay English.
+func TestCLIRefusalsInKorean(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	_, errOut, code := runCLI(t, s.base, []string{"LANG=ko_KR.UTF-8"}, "add", "월세 #집 #돈")
+	if code == 0 || !strings.Contains(errOut, "#태그가 둘입니다(#집, #돈)") || strings.Contains(errOut, "holds two") {
+		t.Errorf("a refusal under LANG=ko_KR.UTF-8: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = runCLI(t, s.base, nil, "add", "rent #home #money")
+	if code == 0 || !strings.Contains(errOut, "holds two #tags (#home and #money)") {
+		t.Errorf("a refusal without a Korean locale: exit %d, %q", code, errOut)
+	}
+	out, errOut, code := runCLI(t, s.base, []string{"LC_ALL=ko_KR.UTF-8"}, "log", "점심 2030-12-03 12-1")
+	if code != 0 || !strings.Contains(out, "“12-1”: 12:00부터 13:00까지로 읽었습니다.") {
+		t.Errorf("the capture note under LC_ALL=ko_KR.UTF-8: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// TestCLIShowsLabelsAndPlace (issue 56): a line prints its labels (in the
+// form the capture text reads back) and its place; today's table has a
+// labels and a place column that line up; the review gives each label's
+// time, a union within the label, and says that labels overlap.
+func TestCLIShowsLabelsAndPlace(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	out := mustCLI(t, s.base, "log", `회의 30m #work @회의 @"client acme"`)
+	if !strings.HasSuffix(out, `  회의  #work  @회의 @"client acme"`+"\n") {
+		t.Errorf("log printed %q, want the project and both labels", out)
+	}
+	mustCLI(t, s.base, "log", "리뷰 20m @회의")
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	now := time.Now().In(seoul)
+	due := time.Date(now.Year(), now.Month(), now.Day(), 23, 0, 0, 0, seoul).Format(time.RFC3339)
+	var dentist importedEvent
+	apiDo(t, "POST", s.base+"/api/events", `{"kind":"task","title":"치과","due_at":"`+due+`","location":"서울 강남구 테헤란로 1","labels":["health"]}`, &dentist)
+
+	out = mustCLI(t, s.base, "today")
+	lines := checkTable(t, out, 80, "KIND", "STATUS", "WHEN", "TITLE", "PROJECT", "LABELS", "PLACE")
+	for _, want := range []string{`@회의 @"client`, "@health", "서울 강남"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("today lacks %s:\n%s", want, out)
+		}
+	}
+	if len(lines) != 4 {
+		t.Errorf("today has %d lines, want a head and 3 rows:\n%s", len(lines), out)
+	}
+
+	out = mustCLI(t, s.base, "review")
+	for _, want := range []string{"LABEL", "@회의", `@"client acme"`, "Labels overlap", "\nto the time logged.\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("review lacks %s:\n%s", want, out)
+		}
+	}
+	// 회의 is the union of its two logs (30 min), not their sum (50 min)
+	if !regexp.MustCompile(`(?m)^@회의 +30m$`).MatchString(out) || !regexp.MustCompile(`(?m)^@"client acme" +30m$`).MatchString(out) {
+		t.Errorf("review's labels are not each 30m:\n%s", out)
+	}
+	if out, _, _ := runCLI(t, s.base, []string{"LANG=ko_KR.UTF-8"}, "review"); !strings.Contains(out, "라벨") || !strings.Contains(out, "@회의") {
+		t.Errorf("review in Korean lacks its labels:\n%s", out)
 	}
 }

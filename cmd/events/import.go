@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -38,13 +39,22 @@ var errRefusedRows = errors.New("some records were not imported; the summary abo
 // events through the JSON API of the service at EVENTS_URL, with
 // EVENTS_TOKEN as its bearer token (internal/importer).
 func importFile(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("events import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: events import [flags] FILE
+	a, err := parseImportArgs(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	c, err := apiclient.New(getenv("EVENTS_URL"), getenv("EVENTS_TOKEN"), a.insecure)
+	if err != nil {
+		return usageError(err.Error())
+	}
+	return a.run(c, stdout, stderr)
+}
+
+// importUsage is the help of events import, before its flags.
+const importUsage = `usage: events import [flags] FILE
 
 Reads FILE and creates its events through the JSON API of the service at
-EVENTS_URL (default `+apiclient.DefaultURL+`), sending EVENTS_TOKEN as a bearer
+EVENTS_URL (default ` + apiclient.DefaultURL + `), sending EVENTS_TOKEN as a bearer
 token. A second run of the same file creates nothing; a run cut off can be
 started again. Formats (--from, else told from the content):
   ical     an iCalendar file (.ics): entries, to-dos, recurring series
@@ -53,7 +63,25 @@ started again. Formats (--from, else told from the content):
   todoist  a Todoist project exported as a template (CSV)
 
 Flags:
-`)
+`
+
+// importArgs are the checked arguments of events import.
+type importArgs struct {
+	file   string
+	opts   importer.Options
+	dryRun bool
+	report string // the report file, "" for none
+	// insecure allows an http:// EVENTS_URL on another machine
+	insecure bool
+}
+
+// parseImportArgs reads and checks the flags and the one FILE; a mistake
+// is a usageError.
+func parseImportArgs(args []string, getenv func(string) string, stderr io.Writer) (importArgs, error) {
+	fs := flag.NewFlagSet("events import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), importUsage)
 		fs.PrintDefaults()
 	}
 	from := fs.String("from", "", "the file's `format`: "+strings.Join(importer.Formats, ", ")+" (default: told from the content)")
@@ -61,16 +89,20 @@ Flags:
 	since := fs.String("since", "", "first `day` (YYYY-MM-DD) of a recurring series' occurrences to import (default a year ago)")
 	until := fs.String("until", "", "last `day` (YYYY-MM-DD) of a recurring series' occurrences to import (default a year ahead)")
 	project := fs.String("project", "", "a Todoist file's project `name`, its events' tag (default the file's name)")
+	insecure := fs.Bool("insecure-http", false, "allow an http:// EVENTS_URL on another machine (the token then crosses the network in clear)")
+	projectTags := fs.String("project-tags", "", "a Timewarrior file's tags that are projects, comma-separated (`a,b`): an interval's project is the one of its tags among them; every tag is a label (default: the tags that already name a project on the service)")
 	dryRun := fs.Bool("dry-run", false, "read and check every record against the service's rules; send nothing")
 	report := fs.String("report", "", "write the records not imported, with their line and reason, to `FILE` (CSV)")
+	perSeries := fs.Int("max-occurrences", importer.DefaultMaxPerSeries, "most `occurrences` of one recurring series; a series with more is refused")
+	perFile := fs.Int("max-occurrences-per-file", importer.DefaultMaxPerFile, "most `occurrences` of all the file's recurring series; a series past it is refused")
 
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return err
+				return importArgs{}, err
 			}
-			return usageError(err.Error())
+			return importArgs{}, usageError(err.Error())
 		}
 		if fs.NArg() == 0 {
 			break
@@ -78,64 +110,95 @@ Flags:
 		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
 	}
 	if len(files) != 1 {
-		return usageError("events import takes one FILE (events import -h shows how)")
+		return importArgs{}, usageError("events import takes one FILE (events import -h shows how)")
 	}
-	zoneName := *tzName
-	if zoneName == "" {
-		zoneName = getenv("EVENTS_TIMEZONE")
-	}
-	if zoneName == "" {
-		zoneName = "Asia/Seoul"
-	}
+	zoneName := cmp.Or(*tzName, getenv("EVENTS_TIMEZONE"), "Asia/Seoul")
 	zone, err := models.LoadZone(zoneName)
 	if err != nil {
-		return usageError(fmt.Sprintf("--tz %q: %v", zoneName, err))
+		return importArgs{}, usageError(fmt.Sprintf("--tz %q: %v", zoneName, err))
 	}
-	now := time.Now()
-	opts := importer.Options{Format: *from, Zone: zone, Now: now, Name: filepath.Base(files[0]), Project: *project}
-	if opts.Since, err = importDay(*since, zone); err != nil {
-		return usageError("--since: " + err.Error())
+	if *perSeries < 1 || *perFile < 1 {
+		return importArgs{}, usageError("--max-occurrences and --max-occurrences-per-file take a number of 1 or more")
 	}
-	if opts.Until, err = importDay(*until, zone); err != nil {
-		return usageError("--until: " + err.Error())
+	a := importArgs{file: files[0], dryRun: *dryRun, report: *report, insecure: *insecure,
+		opts: importer.Options{Format: *from, Zone: zone, Now: time.Now(), Name: filepath.Base(files[0]), Project: *project,
+			MaxPerSeries: *perSeries, MaxPerFile: *perFile}}
+	for _, t := range strings.Split(*projectTags, ",") {
+		if t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#")); t != "" {
+			a.opts.ProjectTags = append(a.opts.ProjectTags, t)
+		}
 	}
-	if !opts.Until.IsZero() {
-		opts.Until = opts.Until.AddDate(0, 0, 1).Add(-time.Nanosecond) // the whole last day
+	if a.opts.Since, err = importDay(*since, zone); err != nil {
+		return importArgs{}, usageError("--since: " + err.Error())
 	}
-	if opts.Format != "" && !contains(importer.Formats, opts.Format) {
-		return usageError(fmt.Sprintf("--from %q: the formats are %s", opts.Format, strings.Join(importer.Formats, ", ")))
+	if a.opts.Until, err = importDay(*until, zone); err != nil {
+		return importArgs{}, usageError("--until: " + err.Error())
 	}
-	c, err := apiclient.New(getenv("EVENTS_URL"), getenv("EVENTS_TOKEN"))
-	if err != nil {
-		return usageError(err.Error())
+	if !a.opts.Until.IsZero() {
+		a.opts.Until = a.opts.Until.AddDate(0, 0, 1).Add(-time.Nanosecond) // the whole last day
 	}
+	if a.opts.Format != "" && !contains(importer.Formats, a.opts.Format) {
+		return importArgs{}, usageError(fmt.Sprintf("--from %q: the formats are %s", a.opts.Format, strings.Join(importer.Formats, ", ")))
+	}
+	return a, nil
+}
 
-	data, err := os.ReadFile(files[0])
+// run imports the file through c and prints the summary. The file is
+// streamed, never held whole: read once to check its shape and count its
+// records, then again to check (a dry run) or send each record as it is
+// read.
+func (a importArgs) run(c *apiclient.Client, stdout, stderr io.Writer) error {
+	f, err := os.Open(a.file)
 	if err != nil {
 		return err
 	}
-	parsed, err := importer.Parse(data, opts)
+	defer f.Close()
+	records := 0
+	var tags []string // the distinct labels of the file's records, in order
+	seen := map[string]bool{}
+	shape, err := importer.Scan(f, a.opts, func(r importer.Record) error {
+		records++
+		for _, l := range r.Create.Labels {
+			if !seen[l] {
+				seen[l] = true
+				tags = append(tags, l)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("%s: %w; nothing was imported", files[0], err)
+		return fmt.Errorf("%s: %w; nothing was imported", a.file, err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	run := importer.RunOptions{DryRun: *dryRun, Now: now, Zone: zone}
+	// A Timewarrior tag that already names a project on the service is
+	// its interval's project, unless --project-tags says which are.
+	if shape.Format == importer.FormatTimew && len(a.opts.ProjectTags) == 0 {
+		if a.opts.Projects, err = importer.ExistingProjects(ctx, c, tags); err != nil {
+			return fmt.Errorf("%s: reading the projects the service has: %w; nothing was imported", a.file, err)
+		}
+		if len(a.opts.Projects) > 0 {
+			fmt.Fprintf(stdout, "tags that name a project on the service: %s\n", strings.Join(a.opts.Projects, ", "))
+		}
+	}
+	run := importer.RunOptions{DryRun: a.dryRun, Now: a.opts.Now, Zone: a.opts.Zone}
 	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && len(parsed.Records) > progressAbove {
-		bar = progressbar.NewOptions(len(parsed.Records), progressbar.OptionSetWriter(stderr),
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && records > progressAbove {
+		bar = progressbar.NewOptions(records, progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("importing"), progressbar.OptionShowCount(),
 			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
 		run.Progress = func() { _ = bar.Add(1) }
 	}
-	sum, runErr := importer.Run(ctx, c, parsed, run)
+	runner := importer.NewRunner(c, run)
+	parsed, runErr := importer.Scan(f, a.opts, func(r importer.Record) error { return runner.Add(ctx, r) })
+	sum := runner.Summary(parsed)
 	if bar != nil {
 		_ = bar.Finish()
 	}
-	printSummary(stdout, files[0], parsed.Format, c.Base(), sum)
-	if *report != "" {
-		if err := writeReport(*report, sum); err != nil {
+	printSummary(stdout, a.file, parsed.Format, c.Base(), sum)
+	if a.report != "" {
+		if err := writeReport(a.report, sum); err != nil {
 			return err
 		}
 	}

@@ -147,7 +147,7 @@ func TestImportEachFormatTwice(t *testing.T) {
 		created int
 		refused []string
 	}{
-		{"calendar.ics", window, 12, []string{"line 83: the VEVENT has no DTSTART", "line 88: DTSTART", "line 94: DTSTART has TZID", "line 124: PRIORITY"}},
+		{"calendar.ics", window, 12, []string{"line 89: the VEVENT has no DTSTART", "line 94: DTSTART", "line 100: DTSTART has TZID", "line 132: PRIORITY"}},
 		{"timew.json", nil, 5, []string{"line 5: the interval ends", "line 6: start \"yesterday\""}},
 		{"toggl.csv", nil, 4, []string{"line 6: ", "line 7: ", "line 8: the row has 8 fields"}},
 		{"Home.csv", nil, 4, []string{"line 9: PRIORITY \"7\"", "line 10: TYPE \"tsk\""}},
@@ -201,14 +201,23 @@ func TestImportEachFormatTwice(t *testing.T) {
 	if _, ok := cal["standup-series@example.org/20261109T140000Z"]; ok {
 		t.Error("the EXDATE occurrence was imported")
 	}
-	// to-dos: the operations after the create happened once, over two runs
-	for ref, want := range map[string]string{"todo-report@example.org": "done", "todo-plants@example.org": "cancelled", "dinner-cancelled@example.org": "cancelled", "todo-rent@example.org": "planned"} {
+	// to-dos: the operations after the create happened once, over two
+	// runs, at the source's moments (COMPLETED:, LAST-MODIFIED), which
+	// the history lists before the import's create; the dinner ahead is
+	// cancelled at the import
+	for ref, want := range map[string][2]string{"todo-report@example.org": {"done", "complete,create"}, "todo-plants@example.org": {"cancelled", "cancel,create"},
+		"dinner-cancelled@example.org": {"cancelled", "create,cancel"}, "todo-rent@example.org": {"planned", "create"}} {
 		e := cal[ref]
 		kinds := strings.Join(historyKinds(t, s, e.ID), ",")
-		wantKinds := map[string]string{"done": "create,complete", "cancelled": "create,cancel", "planned": "create"}[want]
-		if e.Status != want || kinds != wantKinds {
-			t.Errorf("%s: status %s, history %s; want %s, %s", ref, e.Status, kinds, want, wantKinds)
+		if string(e.Status) != want[0] || kinds != want[1] {
+			t.Errorf("%s: status %s, history %s; want %s, %s", ref, e.Status, kinds, want[0], want[1])
 		}
+	}
+	if r := cal["todo-report@example.org"]; !sameTime(r.CompletedAt, at(t, "2026-11-20T08:00:00Z")) {
+		t.Errorf("completed at the import, not at COMPLETED: %v", r.CompletedAt)
+	}
+	if d := cal["dentist@example.org"]; d.Location == nil || *d.Location != "서울 강남구 테헤란로 1, 3층" || strings.Join(d.Labels, ",") != "health" {
+		t.Errorf("LOCATION and CATEGORIES: %v %q", d.Location, d.Labels)
 	}
 	if r := cal["todo-rent@example.org"]; r.Priority != 3 || !sameTime(r.DueAt, at(t, "2026-12-01T23:59:59.999999+09:00")) || r.Kind != "task" {
 		t.Errorf("VTODO: %+v", r)
@@ -218,10 +227,12 @@ func TestImportEachFormatTwice(t *testing.T) {
 	if len(imp) != 5+4+4 {
 		t.Errorf("%d events of source import, want 13", len(imp))
 	}
-	if r := imp["timew:20261127T010000Z"]; r.Status != "in_progress" || r.EndedAt != nil || *r.ProjectTag != "writing" {
+	// every Timewarrior tag is a label; none names a project here
+	if r := imp["timew:20261127T010000Z"]; r.Status != "in_progress" || r.EndedAt != nil || r.ProjectTag != nil || strings.Join(r.Labels, ",") != "writing" {
 		t.Errorf("the open interval: %+v", r)
 	}
-	if r := imp["timew:20261120T003000Z"]; r.Title != "Reviewed the importer" || *r.ProjectTag != "code-review" || !sameTime(r.EndedAt, at(t, "2026-11-20T01:30:00Z")) {
+	if r := imp["timew:20261120T003000Z"]; r.Title != "Reviewed the importer" || r.ProjectTag != nil || strings.Join(r.Labels, ",") != "code-review,work" ||
+		!sameTime(r.EndedAt, at(t, "2026-11-20T01:30:00Z")) {
 		t.Errorf("an interval: %+v", r)
 	}
 	toggl, todoist := 0, 0
@@ -232,15 +243,46 @@ func TestImportEachFormatTwice(t *testing.T) {
 			if e.Title == "주간 회의" && (*e.ProjectTag != "회의" || !sameTime(e.StartedAt, at(t, "2026-11-17T14:00:00+09:00"))) {
 				t.Errorf("a Toggl row: %+v", e)
 			}
+			if e.Title == "Fix the login form" && (strings.Join(e.Labels, ",") != "Acme,frontend,urgent" || !strings.Contains(e.Description, "Task: Login")) {
+				t.Errorf("a Toggl row's client, tags and task: %+v", e)
+			}
 		case strings.HasPrefix(ref, "todoist:"):
 			todoist++
-			if e.Title == "Pay the electricity bill" && (e.Priority != 3 || *e.ProjectTag != "Home" || !sameTime(e.DueAt, at(t, "2026-12-05T23:59:59.999999+09:00"))) {
+			if e.Title == "Pay the electricity bill" && (e.Priority != 3 || *e.ProjectTag != "Home" || strings.Join(e.Labels, ",") != "bills,monthly" ||
+				!sameTime(e.DueAt, at(t, "2026-12-05T23:59:59.999999+09:00"))) {
 				t.Errorf("a Todoist task: %+v", e)
 			}
 		}
 	}
 	if toggl != 4 || todoist != 4 {
 		t.Errorf("%d Toggl and %d Todoist events, want 4 and 4", toggl, todoist)
+	}
+}
+
+// TestImportTimewTagsThatNameProjects: a Timewarrior tag that already
+// names a project on the service (read through GET /api/events/names)
+// becomes its interval's project without --project-tags, and stays a
+// label; the summary names the tags found.
+func TestImportTimewTagsThatNameProjects(t *testing.T) {
+	t.Parallel()
+	s := importService(t)
+	for _, p := range []string{"work", "점심", "working"} {
+		apiDo(t, "POST", s.base+"/api/events", `{"kind":"task","title":"a project","project_tag":"`+p+`"}`, nil)
+	}
+	out, code := runImport(t, s, importToken, fixture("timew.json"))
+	if code != 1 || !strings.Contains(out, "tags that name a project on the service: work, 점심\n") || !strings.Contains(out, "created 5,") {
+		t.Fatalf("exit %d, want 1, the tags work and 점심 named, 5 created:\n%s", code, out)
+	}
+	imp := imported(t, s, "import")
+	for ref, want := range map[string]string{"timew:20261120T003000Z": "work", "timew:20261120T020000Z": "work", "timew:20261120T050000Z": "점심", "timew:20261127T010000Z": ""} {
+		e := imp[ref]
+		got := ""
+		if e.ProjectTag != nil {
+			got = *e.ProjectTag
+		}
+		if got != want || len(e.Labels) == 0 {
+			t.Errorf("%s: project %q labels %q, want project %q and its tags as labels", ref, got, e.Labels, want)
+		}
 	}
 }
 
@@ -351,8 +393,8 @@ func TestImportFinishesAnOperationLeftUndone(t *testing.T) {
 	}
 	var now importedEvent
 	apiDo(t, "GET", fmt.Sprintf("%s/api/events/%d", s.base, e.ID), "", &now)
-	if kinds := strings.Join(historyKinds(t, s, e.ID), ","); now.Status != "done" || kinds != "create,complete" {
-		t.Errorf("status %s, history %s; want done, create,complete", now.Status, kinds)
+	if kinds := strings.Join(historyKinds(t, s, e.ID), ","); now.Status != "done" || kinds != "complete,create" {
+		t.Errorf("status %s, history %s; want done, complete (at COMPLETED:), create", now.Status, kinds)
 	}
 }
 
@@ -374,7 +416,8 @@ func TestImportRefusals(t *testing.T) {
 		{importToken, []string{odd}, 1, "cannot tell the file's format"},
 		{importToken, []string{"--from", "csv", odd}, 2, `--from "csv": the formats are ical, timew, toggl, todoist`},
 		{importToken, nil, 2, "events import takes one FILE"},
-		{"wrong-token-0123456789", []string{fixture("timew.json")}, 1, "stopped at line 2: 401"},
+		{"wrong-token-0123456789", []string{fixture("timew.json")}, 1, "reading the projects the service has: 401"},
+		{"wrong-token-0123456789", []string{fixture("toggl.csv")}, 1, "stopped at line 2: 401"},
 	} {
 		out, code := runImport(t, s, c.token, c.args...)
 		if code != c.code || !strings.Contains(out, c.want) {

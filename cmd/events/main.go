@@ -28,6 +28,7 @@ import (
 	"events/handlers"
 	"events/internal/pgcluster"
 
+	"github.com/uptrace/bun"
 	"golang.org/x/term"
 )
 
@@ -83,7 +84,7 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			return
 		}
-	case "log", "start", "stop", "add", "today", "inbox", "done", "undo", "review":
+	case "log", "start", "stop", "add", "today", "inbox", "done", "undo", "cancel", "review":
 		err = terminalCommand(cmd, args, os.Getenv, os.Stdout, os.Stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return
@@ -121,21 +122,35 @@ func main() {
 	}
 }
 
-// database opens DATABASE_URL, or starts the embedded default database. The
-// returned stop closes the connections and stops what was started; fault
-// says why the embedded database is away (nil with DATABASE_URL).
-func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *app.Service, fault func() error, stop func(), err error) {
+// opened is the service's database, open and migrated.
+type opened struct {
+	svc *app.Service
+	db  *bun.DB
+	// fault says why the embedded database is away (nil with DATABASE_URL).
+	fault func() error
+	// stop closes the connections and stops what was started.
+	stop func()
+	// backups takes the service's own backups of it.
+	backups *scheduler
+}
+
+// database opens DATABASE_URL, or starts the embedded default database, and
+// migrates it: an upgrade takes a backup first, and a database migrated by
+// a newer events is refused.
+func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (*opened, error) {
 	dsn := cfg.DatabaseURL
 	stopCluster := func() {}
-	fault = func() error { return nil }
+	o := &opened{fault: func() error { return nil }}
+	t := &target{dsn: dsn, name: "the database of DATABASE_URL", close: func() {}}
 	if dsn == "" {
 		cluster, err := pgcluster.Start(ctx, embeddedOptions(cfg, logger))
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		logger.Info("embedded database started", "data", cluster.DataDir())
 		dsn = cluster.URL()
-		fault = func() error {
+		t = &target{dsn: dsn, env: cluster.ClientEnv(), bin: cluster.Bin(), name: "the embedded database in " + cluster.DataDir(), close: func() {}}
+		o.fault = func() error {
 			if errors.Is(cluster.Fault(), pgcluster.ErrDiskFull) {
 				return app.ErrDiskFull
 			}
@@ -148,32 +163,63 @@ func database(ctx context.Context, cfg app.Config, logger *slog.Logger) (svc *ap
 			}
 			logger.Info("embedded database stopped")
 		}
+	} else {
+		env, err := clientEnv(dsn)
+		if err != nil {
+			return nil, err
+		}
+		t.env = env
 	}
 	mctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	db, err := app.Connect(mctx, dsn, cfg.RequestTimeout)
 	if err != nil {
 		stopCluster()
-		return nil, nil, nil, err
+		return nil, err
 	}
-	if err := app.Migrate(mctx, db); err != nil {
+	fail := func(err error) (*opened, error) {
 		db.Close()
 		stopCluster()
-		return nil, nil, nil, err
+		return nil, err
+	}
+	if err := t.readMajor(mctx); err != nil {
+		return fail(err)
+	}
+	o.backups = &scheduler{dir: cfg.BackupDir, every: cfg.BackupEvery, keep: cfg.BackupKeep, t: t, db: db, log: logger, now: time.Now}
+	// not under mctx: an upgrade writes a backup of the whole database
+	// first, and on a large one that takes longer than connecting may
+	uctx, cancelUpgrade := context.WithTimeout(ctx, time.Hour)
+	defer cancelUpgrade()
+	if err := app.MigrateUpgrade(uctx, db, o.backups.beforeMigrating); err != nil {
+		if newer := (*app.NewerDataError)(nil); errors.As(err, &newer) {
+			err = refuseNewer(newer, cfg.BackupDir)
+		}
+		return fail(err)
 	}
 	// not under mctx: on a large database of an older version it takes
 	// longer than the migrations' budget, a batch a statement
 	if n, err := app.FillZones(ctx, db, cfg.Location); err != nil {
-		db.Close()
-		stopCluster()
-		return nil, nil, nil, err
+		return fail(err)
 	} else if n > 0 {
 		logger.Info("events stored without a zone are given EVENTS_TIMEZONE", "events", n, "zone", cfg.Location.String())
 	}
 	if ok, ctype, err := app.SearchReadsHangul(mctx, db); err == nil && !ok {
 		logger.Warn("this database was made with LC_CTYPE "+ctype+": searches answer correctly, but the search index cannot narrow a Korean one; docs/operations.md (Korean search and the database's locale) says how to move it to C.UTF-8", "lc_ctype", ctype)
 	}
-	return app.NewService(db, cfg.Location, clock), fault, func() { db.Close(); stopCluster() }, nil
+	o.svc, o.db = app.NewService(db, cfg.Location, clock), db
+	o.stop = func() { db.Close(); stopCluster() }
+	return o, nil
+}
+
+// refuseNewer is the one sentence of a binary that finds its database
+// migrated by a newer events.
+func refuseNewer(e *app.NewerDataError, backupDir string) error {
+	back := "restore the backup the newer one wrote before it migrated (events-*-before-" + e.Unknown[0] + ".dump in EVENTS_BACKUP_DIR, " + backupDir + ")"
+	if file := beforeBackup(backupDir, e.Unknown[0]); file != "" {
+		back = "restore " + file + " (the backup the newer one wrote before it migrated)"
+	}
+	return fmt.Errorf("refusing to serve or write: this database was migrated on %s by a newer events (its schema has migration %s; this binary, %s, knows migrations up to %s): run the newer events again, or, to go back to this one, %s into an empty database with events restore",
+		e.At.UTC().Format("2006-01-02 15:04 UTC"), e.Unknown[len(e.Unknown)-1], version(), e.Known, back)
 }
 
 // embeddedOptions are the options of the embedded database.
@@ -262,11 +308,11 @@ func migrateOnly(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	_, _, stop, err := database(context.Background(), cfg, logger)
+	o, err := database(context.Background(), cfg, logger)
 	if err != nil {
 		return err
 	}
-	stop()
+	o.stop()
 	logger.Info("migrations applied")
 	return nil
 }
@@ -296,19 +342,28 @@ func serve(logger *slog.Logger) error {
 			ln.Close()
 		}
 	}()
-	svc, fault, stop, err := database(ctx, cfg, logger)
+	o, err := database(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	defer o.stop()
+	svc := o.svc
 	svc.SetLogger(logger)
+	var backups func() handlers.BackupStatus
+	if cfg.BackupEvery > 0 {
+		backups = o.backups.Status
+		o.backups.scan()
+		go o.backups.run(ctx)
+	}
 	web, err := handlers.New(svc, handlers.Options{
+		Backups:        backups,
 		RequestTimeout: cfg.RequestTimeout,
 		TrustedProxies: cfg.TrustedProxies,
 		NotesURL:       cfg.NotesURL,
+		Language:       cfg.Language,
 		Auth:           cfg.Auth,
 		Logger:         logger,
-		DatabaseFault:  fault,
+		DatabaseFault:  o.fault,
 		MaxInFlight:    cfg.MaxInFlight,
 		QueueWait:      cfg.QueueWait,
 		ExportTimeout:  cfg.ExportTimeout,
@@ -320,7 +375,7 @@ func serve(logger *slog.Logger) error {
 	serving = true // the server closes the listener when it shuts down
 	served := make(chan error, 1)
 	go func() { served <- web.Listener(handlers.Listener(ln)) }()
-	logger.Info("events is serving", "url", "http://"+cfg.Addr(), "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
+	logger.Info("events is serving", "url", "http://"+cfg.Addr()+"/events", "timezone", cfg.Location.String(), "authentication", authMode(cfg.Auth))
 
 	select {
 	case err := <-served:
@@ -365,10 +420,19 @@ func authMode(a *app.Auth) string {
 		return "off (EVENTS_AUTH=off)"
 	case !a.Enabled():
 		return "none (loopback only)"
+	case a.HasPassword() && a.Tokens() > 0:
+		return fmt.Sprintf("a password (the pages) and %s", tokens(a.Tokens()))
 	case a.HasPassword():
-		return "password and tokens"
+		return "a password (the pages); no API tokens"
 	}
-	return "API tokens only"
+	return tokens(a.Tokens()) + "; no password (the pages answer 401)"
+}
+
+func tokens(n int) string {
+	if n == 1 {
+		return "1 API token"
+	}
+	return fmt.Sprintf("%d API tokens", n)
 }
 
 // hashPassword reads a password (without echo from a terminal, else the

@@ -271,16 +271,16 @@ func TestOneCommandWithEmbeddedDatabase(t *testing.T) {
 		`"change_kind":"reschedule"`,
 		`"undoes":`,
 		`"next_cursor":`,
-		`{"status":"ready"}`,
+		`"status":"ready"}`,               // after the backup's age
 		"HTTP/1.1 405 Method Not Allowed", // DELETE
 		"Allow: GET, HEAD, PATCH",
-		"HTTP/1.1 412 Precondition Failed",                    // a PATCH with a replaced ETag in If-Match
-		"Idempotent-Replayed: true",                           // a create repeated with its Idempotency-Key
-		`"field":"Idempotency-Key"`,                           // the same key with another body
-		"Content-Disposition: attachment; filename=\"events-", // the export
-		`"history":[`,                                         // its NDJSON
-		`id,kind,status,title,description`,                    // its CSV header
-		`"zone":"Asia/Seoul","start_date":"2026-11-28","end_date":"2026-11-29"`, // an all-day entry's dates
+		"HTTP/1.1 412 Precondition Failed",                                            // a PATCH with a replaced ETag in If-Match
+		"Idempotent-Replayed: true",                                                   // a create repeated with its Idempotency-Key
+		`"field":"Idempotency-Key"`,                                                   // the same key with another body
+		"Content-Disposition: attachment; filename=\"events-",                         // the export
+		`"history":[`,                                                                 // its NDJSON
+		`id,kind,status,title,description`,                                            // its CSV header
+		`"zone":"Asia/Seoul"`, `"start_date":"2026-11-28"`, `"end_date":"2026-11-29"`, // an all-day entry's dates
 	} {
 		if !strings.Contains(string(output), want) {
 			t.Errorf("the documentation's examples' output lacks %s:\n%s", want, output)

@@ -515,19 +515,7 @@ func load(ctx context.Context, t *target, pgRestore, file string, entries []tocE
 	if err := app.MigrateFS(ctx, db, fsys); err != nil {
 		return 0, err
 	}
-
-	// The rows of our tables, each table after those it refers to, then
-	// the sequences.
-	data, seqs := dataEntries(entries)
-	tables, err := parentsFirst(ctx, db, slices.Sorted(maps.Keys(data)))
-	if err != nil {
-		return 0, err
-	}
-	var chosen []tocEntry
-	for _, table := range tables {
-		chosen = append(chosen, data[table])
-	}
-	list, err := writeList(append(chosen, seqs...))
+	list, err := restoreList(ctx, db, entries)
 	if err != nil {
 		return 0, err
 	}
@@ -558,33 +546,81 @@ func load(ctx context.Context, t *target, pgRestore, file string, entries []tocE
 			_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		}
 	}()
-	// Locked before they are counted, so a service running on the target
-	// cannot write an event between the count and the load.
-	if _, err := conn.ExecContext(ctx, "LOCK TABLE "+strings.Join(all, ", ")+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+	if err := emptyTarget(ctx, conn, t, all); err != nil {
+		return 0, err
+	}
+	if err := restoreRows(ctx, conn, t, pgRestore, file, list, ref, allowed); err != nil {
+		return 0, err
+	}
+	if err := checkSequences(ctx, conn, file); err != nil {
 		return 0, err
 	}
 	var n int64
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM events").Scan(&n); err != nil {
 		return 0, err
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return 0, err
+	}
+	committed = true
+	// The migrations of this version the backup's database did not have
+	// yet, over its rows.
+	if err := app.Migrate(ctx, db); err != nil {
+		return n, fmt.Errorf("the backup is restored, but migrating it to this version failed (the service tries again at its start): %w", err)
+	}
+	return n, nil
+}
+
+// restoreList writes the list of the archive's entries to restore, for
+// pg_restore --use-list: the rows of our tables, each table after those it
+// refers to, then the sequences. The caller removes the file.
+func restoreList(ctx context.Context, db *bun.DB, entries []tocEntry) (string, error) {
+	data, seqs := dataEntries(entries)
+	tables, err := parentsFirst(ctx, db, slices.Sorted(maps.Keys(data)))
+	if err != nil {
+		return "", err
+	}
+	var chosen []tocEntry
+	for _, table := range tables {
+		chosen = append(chosen, data[table])
+	}
+	return writeList(append(chosen, seqs...))
+}
+
+// emptyTarget, in conn's transaction, locks the tables all, refuses a
+// target that holds events and empties the rest.
+func emptyTarget(ctx context.Context, conn bun.Conn, t *target, all []string) error {
+	// Locked before they are counted, so a service running on the target
+	// cannot write an event between the count and the load.
+	if _, err := conn.ExecContext(ctx, "LOCK TABLE "+strings.Join(all, ", ")+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+		return err
+	}
+	var n int64
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM events").Scan(&n); err != nil {
+		return err
 	} else if n > 0 {
-		return 0, errNotEmpty(t.name, n)
+		return errNotEmpty(t.name, n)
 	}
 	// Sessions, login attempts and idempotency keys of the target give way
 	// to the archive's.
-	if _, err := conn.ExecContext(ctx, "TRUNCATE "+strings.Join(all, ", ")); err != nil {
-		return 0, err
-	}
+	_, err := conn.ExecContext(ctx, "TRUNCATE "+strings.Join(all, ", "))
+	return err
+}
 
+// restoreRows runs pg_restore over the entries of list and copies the rows
+// it writes into conn's transaction, and sets the sequences, as ref checks
+// them; allowed are our tables' COPY statements.
+func restoreRows(ctx context.Context, conn bun.Conn, t *target, pgRestore, file, list string, ref *schemaRef, allowed map[string]string) error {
 	cmd := exec.CommandContext(ctx, pgRestore, "--data-only", "--file=-", "--use-list="+list, file)
 	cmd.Env = t.env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return err
 	}
 	err = readData(stdout, ref.checked(file, dataHandler{
 		copy: func(stmt string, rows io.Reader) error {
@@ -601,24 +637,12 @@ func load(ctx context.Context, t *target, pgRestore, file string, entries []tocE
 	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return 0, err
+		return err
 	}
 	if err := cmd.Wait(); err != nil {
-		return 0, fmt.Errorf("pg_restore failed (%v): %s", err, strings.ReplaceAll(strings.TrimSpace(stderr.String()), "pg_restore: ", ""))
+		return fmt.Errorf("pg_restore failed (%v): %s", err, strings.ReplaceAll(strings.TrimSpace(stderr.String()), "pg_restore: ", ""))
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM events").Scan(&n); err != nil {
-		return 0, err
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return 0, err
-	}
-	committed = true
-	// The migrations of this version the backup's database did not have
-	// yet, over its rows.
-	if err := app.Migrate(ctx, db); err != nil {
-		return n, fmt.Errorf("the backup is restored, but migrating it to this version failed (the service tries again at its start): %w", err)
-	}
-	return n, nil
+	return nil
 }
 
 // copyDB opens dsn with pgdriver's own connections, which COPY FROM STDIN
@@ -817,4 +841,68 @@ func withDatabase(dsn, database string) (string, error) {
 
 func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// sequenceRoom is the fewest ids a restored sequence must leave before its
+// end: a backup whose sequence is nearer (a crafted setval to the last
+// bigint) would make every later create fail.
+const sequenceRoom = 1 << 32
+
+// checkSequences refuses a restore whose sequences would break the next
+// create: one behind the largest id of its column (the next id is taken),
+// or within sequenceRoom of its end. Each sequence owned by a column of
+// our tables is checked, in the load's transaction, so a refusal writes
+// nothing.
+func checkSequences(ctx context.Context, conn bun.Conn, file string) error {
+	rows, err := conn.QueryContext(ctx, `SELECT s.relname, t.relname, a.attname, q.seqmax
+		FROM pg_catalog.pg_class s
+		JOIN pg_catalog.pg_sequence q ON q.seqrelid = s.oid
+		JOIN pg_catalog.pg_depend d ON d.objid = s.oid AND d.classid = 'pg_catalog.pg_class'::regclass AND d.deptype IN ('a', 'i')
+		JOIN pg_catalog.pg_class t ON t.oid = d.refobjid
+		JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
+		JOIN pg_catalog.pg_namespace n ON n.oid = s.relnamespace
+		WHERE s.relkind = 'S' AND n.nspname = 'public'
+		ORDER BY s.relname`)
+	if err != nil {
+		return err
+	}
+	type seq struct {
+		name, table, column string
+		max                 int64
+	}
+	var seqs []seq
+	for rows.Next() {
+		var q seq
+		if err := rows.Scan(&q.name, &q.table, &q.column, &q.max); err != nil {
+			rows.Close()
+			return err
+		}
+		seqs = append(seqs, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, q := range seqs {
+		var top sql.NullInt64
+		if err := conn.QueryRowContext(ctx, "SELECT max("+quoteIdent(q.column)+") FROM public."+quoteIdent(q.table)).Scan(&top); err != nil {
+			return err
+		}
+		var last int64
+		var called bool
+		if err := conn.QueryRowContext(ctx, "SELECT last_value, is_called FROM public."+quoteIdent(q.name)).Scan(&last, &called); err != nil {
+			return err
+		}
+		if last > q.max-sequenceRoom {
+			return fmt.Errorf("refusing to restore: %s sets the sequence %s to %d, within %d of its end, %d: the creates after it would fail (no row was written)", file, q.name, last, int64(sequenceRoom), q.max)
+		}
+		next := last // the id nextval gives next
+		if called {
+			next++
+		}
+		if top.Valid && next <= top.Int64 {
+			return fmt.Errorf("refusing to restore: %s sets the sequence %s to %d, not past the largest %s.%s, %d: the next create would take an id already there (no row was written)", file, q.name, last, q.table, q.column, top.Int64)
+		}
+	}
+	return nil
 }

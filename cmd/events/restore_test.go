@@ -372,3 +372,29 @@ func TestRestoreOlderBackup(t *testing.T) {
 		t.Errorf("events restore of an older backup into a migrated database: %v\n%s\nwant it to end with:\n%s", err, out, want)
 	}
 }
+
+// TestRestoreRefusesBrokenSequences: a backup whose sequence is set to the
+// last bigint (every later create failed with 400) or behind the largest
+// id (the next create collides) is refused, writing nothing; and a
+// sequence at its end, however it got there, is the server's 500, not the
+// request's 400.
+func TestRestoreRefusesBrokenSequences(t *testing.T) {
+	t.Parallel()
+	needPostgres(t)
+	ended := craftedArchive(t, `SELECT setval('events_id_seq', 9223372036854775807)`)
+	behind := craftedArchive(t, `INSERT INTO events (id, kind, status, title) VALUES (500, 'task', 'planned', 'explicit id')`, `SELECT setval('events_id_seq', 3)`)
+	data := dataDir(t)
+	for _, c := range []struct{ file, want string }{
+		{ended, "events: refusing to restore: " + ended + " sets the sequence events_id_seq to 9223372036854775807, within 4294967296 of its end"},
+		{behind, "events: refusing to restore: " + behind + " sets the sequence events_id_seq to 3, not past the largest events.id, 500"},
+	} {
+		err, out := runCommand(t, []string{"EVENTS_DATA_DIR=" + data}, "restore", c.file)
+		if exitCode(err) != 1 || !strings.Contains(out, c.want) {
+			t.Errorf("events restore: %v\n%s\nwant it to say:\n%s", err, out, c.want)
+		}
+	}
+	s := start(t, "EVENTS_DATA_DIR="+data)
+	if code, body := get(t, s.base+"/api/events"); code != http.StatusOK || !strings.Contains(body, `"items":[]`) {
+		t.Errorf("events after the refusals: %d %s", code, body)
+	}
+}

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,8 +34,14 @@ func TestStartGivesOldEventsTheZone(t *testing.T) {
 	}
 	s := start(t, "DATABASE_URL="+dsn, "EVENTS_TIMEZONE=Europe/Berlin", "EVENTS_DATA_DIR="+filepath.Join(dataDir(t), "unused"))
 	code, body := get(t, s.base+"/api/events/"+strconv.FormatInt(id, 10))
-	if want := `"zone":"Europe/Berlin","start_date":"2026-11-25","end_date":"2026-11-25","due_date":null}`; code != 200 || !strings.Contains(body, want) {
-		t.Errorf("GET: %d %s\nwant it to end %s", code, body, want)
+	var got map[string]any
+	if err := json.Unmarshal([]byte(body), &got); code != 200 || err != nil {
+		t.Fatalf("GET: %d %s (%v)", code, body, err)
+	}
+	for k, want := range map[string]any{"zone": "Europe/Berlin", "start_date": "2026-11-25", "end_date": "2026-11-25", "due_date": nil} {
+		if got[k] != want {
+			t.Errorf("GET: %s is %v, want %v (%s)", k, got[k], want, body)
+		}
 	}
 	if logs := s.Logs(); !strings.Contains(logs, "events stored without a zone are given EVENTS_TIMEZONE") || !strings.Contains(logs, "events=1") {
 		t.Errorf("the start does not say it gave one event the zone:\n%s", logs)

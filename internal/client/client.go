@@ -13,11 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"events/models"
 )
 
 // DefaultURL is the service a client talks to when EVENTS_URL is unset.
@@ -35,11 +38,22 @@ type Client struct {
 	// Retries is how many times a write with an Idempotency-Key is sent
 	// again when no answer came (0: never).
 	Retries int
+	// Language, when set, is sent as Accept-Language ("ko"): the service
+	// writes its refusals' detail and messages in it (the codes stay).
+	Language string
 }
 
 // New returns a client of the service at base (EVENTS_URL) that sends token
-// (EVENTS_TOKEN) as a bearer token when it is not empty.
-func New(base, token string) (*Client, error) {
+// (EVENTS_TOKEN) as a bearer token when it is not empty. An http:// URL is
+// refused unless its host is this machine (loopback) or insecureHTTP says
+// so (--insecure-http): the token and the records would cross the network
+// in clear.
+//
+// The client follows no redirect: a redirect would carry the token and the
+// body to wherever it points (another port, another host, http:// from
+// https://), and a create that ends in another host's 200 stored nothing.
+// A 3xx is an error naming where it pointed.
+func New(base, token string, insecureHTTP bool) (*Client, error) {
 	if base == "" {
 		base = DefaultURL
 	}
@@ -47,7 +61,21 @@ func New(base, token string) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("EVENTS_URL must be an http:// or https:// URL of the service, such as %s; got %q", DefaultURL, base)
 	}
-	return &Client{base: u, token: token, http: &http.Client{Timeout: 30 * time.Second}}, nil
+	if u.Scheme == "http" && !insecureHTTP && !loopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("EVENTS_URL %q is http:// to another machine: the token and what you record would cross the network in clear; use https://, or --insecure-http to send it anyway", base)
+	}
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &Client{base: u, token: token, http: &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirect}}, nil
+}
+
+// loopbackHost reports whether host names this machine: localhost or a
+// loopback address.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Base is the service's URL.
@@ -105,24 +133,9 @@ func Duplicate(err error) (int64, bool) {
 	return 0, false
 }
 
-// Event is an event as the API answers it (the fields a client reads).
-type Event struct {
-	ID          int64      `json:"id"`
-	Kind        string     `json:"kind"`
-	Status      string     `json:"status"`
-	Title       string     `json:"title"`
-	Description string     `json:"description"`
-	StartAt     *time.Time `json:"start_at"`
-	EndAt       *time.Time `json:"end_at"`
-	AllDay      bool       `json:"all_day"`
-	DueAt       *time.Time `json:"due_at"`
-	StartedAt   *time.Time `json:"started_at"`
-	EndedAt     *time.Time `json:"ended_at"`
-	Priority    int        `json:"priority"`
-	ProjectTag  *string    `json:"project_tag"`
-	Source      *string    `json:"source"`
-	SourceRef   *string    `json:"source_ref"`
-}
+// Event is an event as the API answers it: models.Event, read by the
+// field table (Event.UnmarshalJSON), so the client reads every field.
+type Event = models.Event
 
 // HistoryRow is one step of an event's history.
 type HistoryRow struct {
@@ -181,6 +194,23 @@ func (c *Client) OperateRaw(ctx context.Context, id int64, op, key string) (Even
 	return e, raw, err
 }
 
+// OperateAt is Operate (complete or cancel) at the moment at, when the
+// step happened before now (nil: now).
+func (c *Client) OperateAt(ctx context.Context, id int64, op, key string, at *time.Time) (Event, error) {
+	if at == nil {
+		return c.Operate(ctx, id, op, key)
+	}
+	body, err := json.Marshal(struct {
+		At time.Time `json:"at"`
+	}{at.UTC()})
+	if err != nil {
+		return Event{}, err
+	}
+	var e Event
+	_, _, err = c.send(ctx, http.MethodPost, "/api/events/"+strconv.FormatInt(id, 10)+"/"+op, body, key, http.StatusOK, &e)
+	return e, err
+}
+
 // Page is one page of a listing.
 type Page struct {
 	Items      []Event
@@ -222,10 +252,18 @@ type ProjectSeconds struct {
 	Seconds    int64   `json:"seconds"`
 }
 
+// LabelSeconds is the time logged under one label: a union within the
+// label, so the labels of a day overlap and do not add up to its time.
+type LabelSeconds struct {
+	Label   string `json:"label"`
+	Seconds int64  `json:"seconds"`
+}
+
 // SummaryCounts is what one day, or the whole window, of a summary holds.
 type SummaryCounts struct {
 	LoggedSeconds  int64            `json:"logged_seconds"`
 	Projects       []ProjectSeconds `json:"projects"`
+	Labels         []LabelSeconds   `json:"labels"`
 	Logs           int              `json:"logs"`
 	TasksCompleted int              `json:"tasks_completed"`
 	CalendarEvents int              `json:"calendar_events"`
@@ -266,6 +304,25 @@ func (c *Client) Summary(ctx context.Context, from, to time.Time) (Summary, erro
 	raw, _, err := c.send(ctx, http.MethodGet, "/api/events/summary?"+q.Encode(), nil, "", http.StatusOK, &s)
 	s.Raw = raw
 	return s, err
+}
+
+// Name is a project or a label in use, and how many of the service's
+// recent events carry it (GET /api/events/names).
+type Name struct {
+	Name   string `json:"name"`
+	Events int64  `json:"events"`
+}
+
+// Names reads GET /api/events/names: the projects (of "project") or the
+// labels (of "label") in use that begin with prefix, case-insensitively,
+// the most used first; at most limit (1 to 50).
+func (c *Client) Names(ctx context.Context, of, prefix string, limit int) ([]Name, error) {
+	q := url.Values{"of": {of}, "prefix": {prefix}, "limit": {strconv.Itoa(limit)}}
+	var a struct {
+		Names []Name `json:"names"`
+	}
+	_, _, err := c.send(ctx, http.MethodGet, "/api/events/names?"+q.Encode(), nil, "", http.StatusOK, &a)
+	return a.Names, err
 }
 
 // send makes one request and reads a want answer into each of vs. A write
@@ -346,6 +403,9 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, key s
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	if c.Language != "" {
+		req.Header.Set("Accept-Language", c.Language)
+	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
@@ -373,6 +433,16 @@ func (u *Unreachable) Error() string {
 
 func (u *Unreachable) Unwrap() error { return u.Err }
 
+// Redirected is a 3xx answer, which the client does not follow.
+type Redirected struct {
+	Status   int
+	From, To string
+}
+
+func (r *Redirected) Error() string {
+	return fmt.Sprintf("%s answered %d, a redirect to %q, which is not followed (it would carry the token and the request there); set EVENTS_URL to the service's own address", r.From, r.Status, r.To)
+}
+
 // readAnswer reads the body of a want answer, or the problem of any other.
 func readAnswer(res *http.Response, want int) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
@@ -380,7 +450,15 @@ func readAnswer(res *http.Response, want int) ([]byte, error) {
 		return nil, &Unreachable{Base: res.Request.URL.Host, Err: err}
 	}
 	if res.StatusCode == want {
+		// only the API's JSON is an answer: a page of something else
+		// (a proxy's, a login's) that says 200 stored nothing
+		if !strings.Contains(res.Header.Get("Content-Type"), "json") {
+			return nil, fmt.Errorf("%s answered %d with %q, not the API's JSON: is EVENTS_URL the service?", res.Request.URL.Redacted(), res.StatusCode, res.Header.Get("Content-Type"))
+		}
 		return data, nil
+	}
+	if res.StatusCode >= 300 && res.StatusCode < 400 {
+		return nil, &Redirected{Status: res.StatusCode, From: res.Request.URL.Redacted(), To: res.Header.Get("Location")}
 	}
 	p := &Problem{Status: res.StatusCode}
 	if strings.Contains(res.Header.Get("Content-Type"), "json") {

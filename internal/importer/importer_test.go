@@ -5,6 +5,7 @@ package importer
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func parseFixture(t *testing.T, name string, o Options) Parsed {
 func byRef(p Parsed) map[string]Record {
 	m := map[string]Record{}
 	for _, r := range p.Records {
-		m[r.Create.SourceRef] = r
+		m[*r.Create.SourceRef] = r
 	}
 	return m
 }
@@ -74,7 +75,7 @@ func TestICalEntries(t *testing.T) {
 
 	// all-day, one day: noon of the date in --tz, no end (the service makes it one day)
 	b := refs["birthday-mina@example.org"].Create
-	if !b.AllDay || !b.StartAt.Equal(at("2026-12-03T12:00:00+09:00")) || b.EndAt != nil || b.Kind != "calendar_event" || b.Source != "calendar" {
+	if !b.AllDay || !b.StartAt.Equal(at("2026-12-03T12:00:00+09:00")) || b.EndAt != nil || b.Kind != "calendar_event" || val(b.Source) != "calendar" {
 		t.Errorf("all-day: %+v", b)
 	}
 	// all-day, three days (DTEND exclusive): the end is on the last day
@@ -84,13 +85,24 @@ func TestICalEntries(t *testing.T) {
 	}
 	// TZID, and a folded DESCRIPTION
 	n := refs["call-nyc@example.org"].Create
-	if !n.StartAt.Equal(at("2026-12-10T14:00:00Z")) || !n.EndAt.Equal(at("2026-12-10T15:30:00Z")) || !strings.HasSuffix(n.Description, "new team in Seoul.") {
+	if !n.StartAt.Equal(at("2026-12-10T14:00:00Z")) || !n.EndAt.Equal(at("2026-12-10T15:30:00Z")) || !strings.Contains(n.Description, "new team in Seoul.") {
 		t.Errorf("TZID: %+v", n)
 	}
 	if d := refs["dentist@example.org"]; d.Create.Status != "tentative" || d.Then != "" {
 		t.Errorf("tentative: %+v", d)
 	}
-	if d := refs["dinner-cancelled@example.org"]; d.Then != "cancel" || !d.Create.EndAt.Equal(at("2026-12-11T12:00:00Z")) {
+	// LOCATION (an escaped comma) and CATEGORIES are the place and labels
+	if d := refs["dentist@example.org"].Create; val(d.Location) != "서울 강남구 테헤란로 1, 3층" || !slices.Equal(d.Labels, []string{"health"}) {
+		t.Errorf("LOCATION, CATEGORIES: %q %q", val(d.Location), d.Labels)
+	}
+	// what has no home is kept under a heading in the description
+	if !slices.Equal(n.Labels, []string{"work", "hiring"}) || !strings.HasSuffix(n.Description, "new team in Seoul.\n\nFrom the calendar:\nURL: https://meet.example.org/nyc-q4\n"+
+		"Organizer: Kim Mina <mina@example.org>\nAttendees: Lee Jun <jun@example.org>") {
+		t.Errorf("kept in the description: %q (labels %q)", n.Description, n.Labels)
+	}
+	// a cancelled entry in the future is cancelled at the import; one past
+	// on its own day (TestICalMoments)
+	if d := refs["dinner-cancelled@example.org"]; d.Then != "cancel" || d.At != nil || !d.Create.EndAt.Equal(at("2026-12-11T12:00:00Z")) {
 		t.Errorf("cancelled, with DURATION: %+v", d)
 	}
 	// the series: 5 Mondays at 09:00 New York (EDT, then EST), less the
@@ -116,23 +128,26 @@ func TestICalEntries(t *testing.T) {
 	if o := refs["standup-series@example.org/20261102T140000Z"].Create; o.Title != "Weekly sync (moved to Tuesday)" {
 		t.Errorf("the override's title: %q", o.Title)
 	}
-	if len(p.Notes) != 1 || !strings.HasPrefix(p.Notes[0], "1 recurring series expanded into 3 occurrences") {
+	if len(p.Notes) != 2 || !strings.HasPrefix(p.Notes[0], "1 recurring series expanded into 3 occurrences") ||
+		p.Notes[1] != "kept in descriptions: 1 calendar URL, 1 calendar organizer, 1 calendar attendee list" {
 		t.Errorf("notes: %q", p.Notes)
 	}
 	// to-dos: DUE date at the day's end, priorities, statuses
 	rent := refs["todo-rent@example.org"]
-	if rent.Create.Kind != "task" || rent.Create.Priority != 3 || !rent.Create.DueAt.Equal(at("2026-12-01T23:59:59.999999+09:00")) || rent.Then != "" {
+	if rent.Create.Kind != "task" || rent.Create.Priority != 3 || !rent.Create.DueAt.Equal(at("2026-12-01T23:59:59.999999+09:00")) || rent.Then != "" || val(rent.Create.Location) != "Post office" {
 		t.Errorf("VTODO: %+v", rent)
 	}
-	if r := refs["todo-report@example.org"]; r.Create.Priority != 2 || r.Then != "complete" || !r.Create.DueAt.Equal(at("2026-12-02T09:00:00Z")) {
+	// the lifecycle moments of the source: COMPLETED, LAST-MODIFIED
+	if r := refs["todo-report@example.org"]; r.Create.Priority != 2 || r.Then != "complete" || !r.Create.DueAt.Equal(at("2026-12-02T09:00:00Z")) ||
+		r.At == nil || !r.At.Equal(at("2026-11-20T08:00:00Z")) {
 		t.Errorf("completed VTODO: %+v", r)
 	}
-	if r := refs["todo-plants@example.org"]; r.Create.Priority != 1 || r.Then != "cancel" {
+	if r := refs["todo-plants@example.org"]; r.Create.Priority != 1 || r.Then != "cancel" || r.At == nil || !r.At.Equal(at("2026-11-22T01:00:00Z")) {
 		t.Errorf("cancelled VTODO: %+v", r)
 	}
 	// malformed entries: each refused on its BEGIN line, the rest imported
 	got := refusedLines(p)
-	for line, reason := range map[int]string{83: "no DTSTART", 88: "not an iCalendar date", 94: "not an IANA zone", 124: "PRIORITY"} {
+	for line, reason := range map[int]string{89: "no DTSTART", 94: "not an iCalendar date", 100: "not an IANA zone", 132: "PRIORITY"} {
 		if !strings.Contains(got[line], reason) {
 			t.Errorf("line %d: refused %q, want %q (all: %v)", line, got[line], reason, got)
 		}
@@ -142,15 +157,28 @@ func TestICalEntries(t *testing.T) {
 	}
 }
 
+// TestICalMoments: a cancelled entry whose start has come counts as
+// cancelled at its start (its own day), not at the import.
+func TestICalMoments(t *testing.T) {
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:gone\r\nSUMMARY:Team dinner\r\nDTSTART:20261111T100000Z\r\nSTATUS:CANCELLED\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	p, err := Parse([]byte(data), Options{Zone: seoul, Now: now})
+	if err != nil || len(p.Records) != 1 {
+		t.Fatalf("%v %+v", err, p)
+	}
+	if r := p.Records[0]; r.Then != "cancel" || r.At == nil || !r.At.Equal(at("2026-11-11T10:00:00Z")) {
+		t.Errorf("cancelled on its own day: %+v at %v", r, r.At)
+	}
+}
+
 func TestICalWindow(t *testing.T) {
 	// only the occurrences inside --since/--until
 	p := parseFixture(t, "calendar.ics", Options{Since: time.Date(2026, 10, 20, 0, 0, 0, 0, seoul), Until: time.Date(2026, 10, 31, 0, 0, 0, 0, seoul)})
 	n := 0
 	for _, r := range p.Records {
-		if strings.HasPrefix(r.Create.SourceRef, "standup-series") {
+		if strings.HasPrefix(*r.Create.SourceRef, "standup-series") {
 			n++
-			if r.Create.SourceRef != "standup-series@example.org/20261026T130000Z" {
-				t.Errorf("outside the window: %s", r.Create.SourceRef)
+			if *r.Create.SourceRef != "standup-series@example.org/20261026T130000Z" {
+				t.Errorf("outside the window: %s", *r.Create.SourceRef)
 			}
 		}
 	}
@@ -176,14 +204,39 @@ func TestTimew(t *testing.T) {
 	p := parseFixture(t, "timew.json", Options{})
 	refs := byRef(p)
 	r := refs["timew:20261120T003000Z"].Create
-	if r.Kind != "activity_log" || r.Source != "import" || r.Title != "Reviewed the importer" || r.ProjectTag != "code-review" ||
+	// every tag a label; no project (none of them names one)
+	if r.Kind != "activity_log" || val(r.Source) != "import" || r.Title != "Reviewed the importer" || r.ProjectTag != nil ||
+		!slices.Equal(r.Labels, []string{"code-review", "work"}) ||
 		!r.StartedAt.Equal(at("2026-11-20T00:30:00Z")) || !r.EndedAt.Equal(at("2026-11-20T01:30:00Z")) || r.Status != "" {
 		t.Errorf("interval: %+v", r)
 	}
-	if r := refs["timew:20261120T020000Z"].Create; r.Title != "work standup" || r.ProjectTag != "work" {
+	if r := refs["timew:20261120T020000Z"].Create; r.Title != "work standup" || r.ProjectTag != nil || !slices.Equal(r.Labels, []string{"work", "standup"}) {
 		t.Errorf("tags as the title: %+v", r)
 	}
-	if r := refs["timew:20261121T030000Z"].Create; r.Title != "" || r.ProjectTag != "" {
+	// --project-tags (or the service's projects): the one tag that names
+	// a project is the project, and stays a label
+	q := parseFixture(t, "timew.json", Options{ProjectTags: []string{"work", "점심"}})
+	if r := byRef(q)["timew:20261120T003000Z"].Create; val(r.ProjectTag) != "work" || !slices.Equal(r.Labels, []string{"code-review", "work"}) {
+		t.Errorf("--project-tags work: %+v", r)
+	}
+	if r := byRef(q)["timew:20261120T050000Z"].Create; val(r.ProjectTag) != "점심" {
+		t.Errorf("--project-tags 점심: %+v", r)
+	}
+	// the service's projects serve when --project-tags names none; two
+	// tags that each name one make no project; --project-tags wins
+	q = parseFixture(t, "timew.json", Options{Projects: []string{"work", "점심"}})
+	if r := byRef(q)["timew:20261120T020000Z"].Create; val(r.ProjectTag) != "work" || !slices.Equal(r.Labels, []string{"work", "standup"}) {
+		t.Errorf("the service's project work: %+v", r)
+	}
+	q = parseFixture(t, "timew.json", Options{Projects: []string{"work", "code-review"}})
+	if r := byRef(q)["timew:20261120T003000Z"].Create; r.ProjectTag != nil {
+		t.Errorf("two tags that name projects: %+v, want none", r)
+	}
+	q = parseFixture(t, "timew.json", Options{ProjectTags: []string{"점심"}, Projects: []string{"work"}})
+	if r := byRef(q)["timew:20261120T020000Z"].Create; r.ProjectTag != nil {
+		t.Errorf("--project-tags 점심 beside the service's work: %+v, want no project", r)
+	}
+	if r := refs["timew:20261121T030000Z"].Create; r.Title != "" || r.ProjectTag != nil {
 		t.Errorf("no tags: %+v", r)
 	}
 	if r := refs["timew:20261127T010000Z"].Create; r.Status != "in_progress" || r.EndedAt != nil {
@@ -204,8 +257,19 @@ func TestToggl(t *testing.T) {
 		t.Fatalf("%d records: %+v", len(p.Records), p.Records)
 	}
 	r := p.Records[0].Create
-	if r.Title != "Fix the login form" || r.ProjectTag != "Website" || !r.StartedAt.Equal(at("2026-11-16T09:00:00+09:00")) ||
-		!r.EndedAt.Equal(at("2026-11-16T10:30:00+09:00")) || !strings.HasPrefix(r.SourceRef, "toggl:") || p.Records[0].Line != 2 {
+	// Client and Tags are labels; Task, Billable and Amount are kept
+	if !slices.Equal(r.Labels, []string{"Acme", "frontend", "urgent"}) ||
+		r.Description != "From Toggl:\nTask: Login\nBillable: Yes\nAmount (USD): 120.00" {
+		t.Errorf("labels %q, description %q", r.Labels, r.Description)
+	}
+	if !slices.Equal(p.Records[1].Create.Labels, []string{"Acme"}) {
+		t.Errorf("the client alone: %q", p.Records[1].Create.Labels)
+	}
+	if notes := strings.Join(p.Notes, "; "); notes != "kept in descriptions: 1 Toggl task, 2 Toggl billable marks, 1 Toggl amount" {
+		t.Errorf("notes: %q", notes)
+	}
+	if r.Title != "Fix the login form" || val(r.ProjectTag) != "Website" || !r.StartedAt.Equal(at("2026-11-16T09:00:00+09:00")) ||
+		!r.EndedAt.Equal(at("2026-11-16T10:30:00+09:00")) || !strings.HasPrefix(val(r.SourceRef), "toggl:") || p.Records[0].Line != 2 {
 		t.Errorf("row: %+v", p.Records[0])
 	}
 	if r := p.Records[3].Create; !r.EndedAt.Equal(at("2026-11-18T00:20:00+09:00")) {
@@ -217,7 +281,7 @@ func TestToggl(t *testing.T) {
 	}
 	// the same row in another zone is the same record
 	q := parseFixture(t, "toggl.csv", Options{})
-	if q.Records[1].Create.SourceRef != p.Records[1].Create.SourceRef || p.Records[1].Create.SourceRef == p.Records[2].Create.SourceRef {
+	if *q.Records[1].Create.SourceRef != *p.Records[1].Create.SourceRef || *p.Records[1].Create.SourceRef == *p.Records[2].Create.SourceRef {
 		t.Error("source_ref is not a stable hash of the row")
 	}
 }
@@ -228,15 +292,20 @@ func TestTodoist(t *testing.T) {
 		t.Fatalf("%d records: %+v", len(p.Records), p.Records)
 	}
 	bill := p.Records[0].Create
-	if bill.Title != "Pay the electricity bill" || bill.Priority != 3 || bill.ProjectTag != "Home" ||
+	if bill.Title != "Pay the electricity bill" || bill.Priority != 3 || val(bill.ProjectTag) != "Home" ||
 		!bill.DueAt.Equal(at("2026-12-05T23:59:59.999999+09:00")) ||
-		bill.Description != "The new tariff starts in December\n\nAccount number is on the last bill" || !strings.HasPrefix(bill.SourceRef, "todoist:") {
+		bill.Description != "The new tariff starts in December\n\nAccount number is on the last bill" || !strings.HasPrefix(val(bill.SourceRef), "todoist:") {
 		t.Errorf("task: %+v", bill)
 	}
-	if c := p.Records[1].Create; c.Priority != 2 || !c.DueAt.Equal(at("2026-12-02T18:00:00+09:00")) {
-		t.Errorf("a day and a time: %+v", c)
+	if !slices.Equal(bill.Labels, []string{"bills", "monthly"}) {
+		t.Errorf("@labels: %q", bill.Labels)
 	}
-	if c := p.Records[2].Create; c.Priority != 1 || c.DueAt != nil || c.Description != "Todoist date: every mon" {
+	// DURATION: the planned span from the DATE
+	if c := p.Records[1].Create; c.Priority != 2 || !c.StartAt.Equal(at("2026-12-02T18:00:00+09:00")) || !c.DueAt.Equal(at("2026-12-02T18:15:00+09:00")) {
+		t.Errorf("a day and a time for 15 minutes: %+v", c)
+	}
+	if c := p.Records[2].Create; c.Priority != 1 || c.DueAt != nil ||
+		c.Description != "From Todoist:\nDate: every mon\nResponsible: Jun (14781401)\nIndent: 2 (a sub-task)" {
 		t.Errorf("a recurring date: %+v", c)
 	}
 	if c := p.Records[3].Create; c.Priority != 0 || c.DueAt != nil {
@@ -247,7 +316,7 @@ func TestTodoist(t *testing.T) {
 		t.Errorf("refused: %v", got)
 	}
 	notes := strings.Join(p.Notes, "; ")
-	if !strings.Contains(notes, "2 labels dropped") || !strings.Contains(notes, "1 DATE values kept as text") {
+	if notes != "kept in descriptions: 1 Todoist recurrence, 1 Todoist assignee, 1 Todoist sub-task level" {
 		t.Errorf("notes: %q", notes)
 	}
 }
@@ -258,4 +327,12 @@ func TestKeyIsStable(t *testing.T) {
 	if p.Records[0].Key() != q.Records[0].Key() || p.Records[0].Key() == p.Records[1].Key() || len(p.Records[0].Key()) > 255 {
 		t.Errorf("keys: %s %s %s", p.Records[0].Key(), q.Records[0].Key(), p.Records[1].Key())
 	}
+}
+
+// val is an optional text's value, "" for none.
+func val[T ~string](p *T) string {
+	if p == nil {
+		return ""
+	}
+	return string(*p)
 }

@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"events/internal/client"
 	"events/models"
@@ -31,6 +34,31 @@ import (
 //
 // A refusal (4xx) refuses that record only; the service unreachable or
 // overloaded past the retries stops the run, which a rerun resumes.
+
+// ExistingProjects answers which of names already name a project on the
+// service behind c, each asked of GET /api/events/names (which reads the
+// service's recently changed events): a Timewarrior tag among them is its
+// interval's project without --project-tags. A name no project tag could
+// be (too long, with a control character) is not asked.
+func ExistingProjects(ctx context.Context, c *client.Client, names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		if n == "" || utf8.RuneCountInString(n) > models.MaxProjectTag || strings.ContainsFunc(n, unicode.IsControl) || !utf8.ValidString(n) {
+			continue
+		}
+		found, err := c.Names(ctx, "project", n, 50)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			if f.Name == n {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out, nil
+}
 
 // Summary is what a run did.
 type Summary struct {
@@ -60,32 +88,62 @@ type RunOptions struct {
 // Run sends p's records through c in the file's order. The error is a
 // stop: the records before it are in Summary.
 func Run(ctx context.Context, c *client.Client, p Parsed, o RunOptions) (Summary, error) {
-	s := Summary{DryRun: o.DryRun, Refused: slices.Clone(p.Refused), Notes: p.Notes}
+	r := NewRunner(c, o)
+	for _, rec := range p.Records {
+		if err := r.Add(ctx, rec); err != nil {
+			return r.Summary(p), err
+		}
+	}
+	return r.Summary(p), nil
+}
+
+// Runner sends records one at a time, as Scan reads them, so that an
+// import holds one record of its file, not all of them.
+type Runner struct {
+	c *client.Client
+	o RunOptions
+	s Summary
+}
+
+// NewRunner is a Runner through c.
+func NewRunner(c *client.Client, o RunOptions) *Runner {
 	if o.Retries == 0 {
 		o.Retries = 5
 	}
 	if o.Zone == nil {
 		o.Zone = time.UTC
 	}
-	for _, r := range p.Records {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var err error
-		if o.DryRun {
-			check(r, o, &s)
-		} else {
-			err = send(ctx, c, r, o, &s)
-		}
-		if o.Progress != nil {
-			o.Progress()
-		}
-		if err != nil {
-			return s, fmt.Errorf("stopped at line %d: %w; run the same command again to go on (nothing is doubled)", r.Line, err)
-		}
+	return &Runner{c: c, o: o, s: Summary{DryRun: o.DryRun}}
+}
+
+// Add checks (a dry run) or sends one record. The error is a stop.
+func (r *Runner) Add(ctx context.Context, rec Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
+	var err error
+	if r.o.DryRun {
+		check(rec, r.o, &r.s)
+	} else {
+		err = send(ctx, r.c, rec, r.o, &r.s)
+	}
+	if r.o.Progress != nil {
+		r.o.Progress()
+	}
+	if err != nil {
+		return fmt.Errorf("stopped at line %d: %w; run the same command again to go on (nothing is doubled)", rec.Line, err)
+	}
+	return nil
+}
+
+// Summary is what the run did, with what the file's reading (p) refused
+// and noted, refusals in the order of their lines.
+func (r *Runner) Summary(p Parsed) Summary {
+	s := r.s
+	s.Refused = append(slices.Clone(p.Refused), s.Refused...)
+	s.Notes = p.Notes
 	slices.SortStableFunc(s.Refused, func(a, b Refusal) int { return a.Line - b.Line })
-	return s, nil
+	return s
 }
 
 // check validates a record as the service's create would, without
@@ -183,7 +241,7 @@ func finish(ctx context.Context, c *client.Client, r Record, id int64, o RunOpti
 
 func operate(ctx context.Context, c *client.Client, r Record, id int64, o RunOptions) error {
 	return retry(ctx, o.Retries, func() error {
-		_, err := c.Operate(ctx, id, r.Then, r.Key()+"-"+r.Then)
+		_, err := c.OperateAt(ctx, id, r.Then, r.Key()+"-"+r.Then, r.At)
 		return err
 	})
 }

@@ -6,9 +6,14 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
+
+	"events/models"
 )
 
 // Timewarrior: `timew export` writes a JSON array of intervals,
@@ -26,46 +31,51 @@ type timewInterval struct {
 	Annotation string   `json:"annotation"`
 }
 
-func parseTimew(data []byte, o Options) (Parsed, error) {
-	var p Parsed
-	lineAt := lineIndex(data)
-	dec := json.NewDecoder(bytes.NewReader(data))
+func scanTimew(open func() (io.Reader, error), o Options, p *Parsed, emit func(Record) error) error {
+	in, err := open()
+	if err != nil {
+		return err
+	}
+	projects := o.ProjectTags // what --project-tags says, else the service's projects
+	if len(projects) == 0 {
+		projects = o.Projects
+	}
+	lines := &lineReader{r: in}
+	dec := json.NewDecoder(lines)
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
-		return p, fmt.Errorf("line %d: a Timewarrior export is a JSON array of intervals (timew export > file.json)", lineAt(dec.InputOffset()))
+		return fmt.Errorf("line %d: a Timewarrior export is a JSON array of intervals (timew export > file.json)", lines.lineAt(dec.InputOffset()))
 	}
 	for dec.More() {
-		// the offset before Decode is that of the separator before the value
-		start := dec.InputOffset()
-		line := lineAt(start + skipSep(data[start:]))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return p, fmt.Errorf("line %d: the file is not valid JSON from here on: %v", line, err)
+			at := dec.InputOffset()
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				at = se.Offset - 1
+			}
+			return fmt.Errorf("line %d: the file is not valid JSON from here on: %v", lines.lineAt(at), err)
 		}
-		rec, err := timewRecord(raw)
+		// the value ends at the offset after Decode: its line is that of
+		// its first byte
+		line := lines.lineAt(dec.InputOffset() - int64(len(raw)))
+		rec, err := timewRecord(raw, projects)
 		if err != nil {
 			p.Refused = append(p.Refused, Refusal{Line: line, Reason: err.Error(), Text: clip(string(raw), 300)})
 			continue
 		}
 		rec.Line = line
-		p.Records = append(p.Records, rec)
+		if err := emit(rec); err != nil {
+			return err
+		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return p, fmt.Errorf("line %d: the JSON array does not end: %v", lineAt(dec.InputOffset()), err)
+		return fmt.Errorf("line %d: the JSON array does not end: %v", lines.lineAt(dec.InputOffset()), err)
 	}
-	return p, nil
+	return nil
 }
 
-// skipSep counts the separator and white space before a value.
-func skipSep(b []byte) int64 {
-	n := 0
-	for n < len(b) && strings.ContainsRune(", \t\r\n", rune(b[n])) {
-		n++
-	}
-	return int64(n)
-}
-
-func timewRecord(raw json.RawMessage) (Record, error) {
+func timewRecord(raw json.RawMessage, projects []string) (Record, error) {
 	var iv timewInterval
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&iv); err != nil {
@@ -78,9 +88,9 @@ func timewRecord(raw json.RawMessage) (Record, error) {
 	if err != nil {
 		return Record{}, fmt.Errorf("start %q is not a Timewarrior time (such as 20260302T090000Z)", iv.Start)
 	}
-	c := Create{Kind: "activity_log", StartedAt: utc(start), Source: "import", SourceRef: "timew:" + iv.Start}
+	c := Create{Kind: models.KindActivityLog, StartedAt: utc(start), Source: source("import"), SourceRef: text("timew:" + iv.Start)}
 	if iv.End == "" {
-		c.Status = "in_progress" // the open interval: a running log
+		c.Status = models.StatusInProgress // the open interval: a running log
 	} else {
 		end, err := time.Parse("20060102T150405Z", iv.End)
 		if err != nil {
@@ -91,34 +101,60 @@ func timewRecord(raw json.RawMessage) (Record, error) {
 		}
 		c.EndedAt = utc(end)
 	}
-	if len(iv.Tags) > 0 {
-		c.ProjectTag = strings.TrimSpace(iv.Tags[0])
+	// every tag is a label (timew summary counts each), and the project
+	// is the one tag that names a project, if exactly one does
+	for _, t := range iv.Tags {
+		if t = strings.TrimSpace(t); t != "" && !slices.Contains(c.Labels, t) {
+			c.Labels = append(c.Labels, t)
+		}
 	}
+	var named []string
+	for _, t := range c.Labels {
+		if slices.Contains(projects, t) {
+			named = append(named, t)
+		}
+	}
+	if len(named) == 1 {
+		c.ProjectTag = text(named[0])
+	}
+	// the annotation is the title; without one, the tags, as timew shows
+	// the interval
 	c.Title = strings.TrimSpace(iv.Annotation)
 	if c.Title == "" {
-		c.Title = strings.Join(iv.Tags, " ")
+		c.Title = strings.Join(c.Labels, " ")
 	}
 	return Record{Create: c}, nil
 }
 
-// lineIndex returns a function from a byte offset in data to its line.
-func lineIndex(data []byte) func(int64) int {
-	var starts []int64
-	for i, b := range data {
-		if b == '\n' {
-			starts = append(starts, int64(i))
+// lineReader counts the lines of what it reads, so that a stream's
+// offsets (always asked in order, each no earlier than the last) can be
+// told as lines without keeping the stream: it holds only the line ends
+// read ahead of the last offset asked.
+type lineReader struct {
+	r      io.Reader
+	off    int64   // bytes read
+	ahead  []int64 // offsets of the line ends read, not yet passed
+	passed int     // line ends before the last offset asked
+}
+
+func (l *lineReader) Read(b []byte) (int, error) {
+	n, err := l.r.Read(b)
+	for i, c := range b[:n] {
+		if c == '\n' {
+			l.ahead = append(l.ahead, l.off+int64(i))
 		}
 	}
-	return func(off int64) int {
-		lo, hi := 0, len(starts)
-		for lo < hi {
-			m := (lo + hi) / 2
-			if starts[m] < off {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		return lo + 1
+	l.off += int64(n)
+	return n, err
+}
+
+// lineAt is the line of the byte at off.
+func (l *lineReader) lineAt(off int64) int {
+	i := 0
+	for i < len(l.ahead) && l.ahead[i] < off {
+		i++
 	}
+	l.passed += i
+	l.ahead = append(l.ahead[:0], l.ahead[i:]...)
+	return l.passed + 1
 }

@@ -69,6 +69,9 @@ func attach(ctx context.Context, opts Options, dataDir string, acct *account) (*
 	if !running || sockDir == "" {
 		return nil, fmt.Errorf("the PostgreSQL cluster in %s belongs to a running events serve (process %d) and its server is not running now (it is being started again): try again in a moment", dataDir, readOwnerPID(dataDir+".owner"))
 	}
+	if _, err := os.Stat(filepath.Join(sockDir, ".s.PGSQL."+strconv.Itoa(port))); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("cannot reach the database: the running events serve (process %d) keeps its socket in %s, which this process cannot see (a systemd unit with PrivateTmp=true gives the service a /tmp of its own); the service takes its own backups (EVENTS_BACKUP_DIR, EVENTS_BACKUP_EVERY), and one by hand runs in its namespace: sudo nsenter --target %d --mount events backup -o FILE", readOwnerPID(dataDir+".owner"), sockDir, readOwnerPID(dataDir+".owner"))
+	}
 	c.sockDir = sockDir
 	return c, nil
 }

@@ -427,8 +427,12 @@ func (c *Cluster) launch(ctx context.Context) error {
 	opts := []string{"-k", c.sockDir, "-p", strconv.Itoa(port), "-c", "listen_addresses=",
 		// bun writes arguments into the SQL text: the log of a failed
 		// statement would hold titles and descriptions, and so would the
-		// DETAIL of a broken constraint ("Failing row contains ...").
-		"-c", "log_min_error_statement=panic", "-c", "log_error_verbosity=terse"}
+		// DETAIL of a broken constraint ("Failing row contains ...") and
+		// the message of a value refused ('invalid input syntax for type
+		// integer: "..."'). An error a statement meets is the service's to
+		// log (it logs the SQLSTATE, never the values): PostgreSQL logs
+		// from LOG up (start, stop, checkpoints, FATAL, PANIC), not ERROR.
+		"-c", "log_min_error_statement=panic", "-c", "log_error_verbosity=terse", "-c", "log_min_messages=log"}
 	if c.fast {
 		opts = append(opts, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}

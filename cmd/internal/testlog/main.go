@@ -4,7 +4,9 @@
 // Command testlog shows a `go test -json` run as it goes, for make test: a
 // line when a package starts and when each of its top-level tests starts,
 // the whole output of a test that fails, and go test's own closing line of
-// each package. It exits 1 when a package failed or did not build.
+// each package. At the very end it names every failed test and package
+// again, so the names are the last thing on the screen. It exits 1 when a
+// package failed or did not build.
 //
 //	go test -json ./... | go run ./cmd/internal/testlog
 package main
@@ -13,6 +15,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -27,16 +30,25 @@ type event struct {
 }
 
 func main() {
+	if !show(os.Stdin, os.Stdout) {
+		os.Exit(1)
+	}
+}
+
+// show writes the run read from in to out and reports whether it passed.
+func show(r io.Reader, w io.Writer) bool {
 	start := time.Now()
 	failed := false
+	var failures []string            // "package Test", in the order they failed
+	testFailed := map[string]bool{}  // packages with a failed test
 	outputs := map[string][]string{} // the output of each running test, by package and test
-	in := bufio.NewScanner(os.Stdin)
+	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	for in.Scan() {
 		line := in.Bytes()
 		var e event
 		if err := json.Unmarshal(line, &e); err != nil {
-			fmt.Println(string(line)) // not JSON: go's own message
+			fmt.Fprintln(w, string(line)) // not JSON: go's own message
 			continue
 		}
 		key := e.Package + " " + e.Test
@@ -44,20 +56,21 @@ func main() {
 		elapsed := time.Since(start).Round(time.Second)
 		switch e.Action {
 		case "build-output":
-			fmt.Print(e.Output)
+			fmt.Fprint(w, e.Output)
 		case "build-fail":
 			failed = true
+			failures = append(failures, e.ImportPath+" (does not build)")
 		case "start":
-			fmt.Printf("[%s] %s: running its tests\n", elapsed, e.Package)
+			fmt.Fprintf(w, "[%s] %s: running its tests\n", elapsed, e.Package)
 		case "run":
 			if top {
-				fmt.Printf("[%s]   %s\n", elapsed, e.Test)
+				fmt.Fprintf(w, "[%s]   %s\n", elapsed, e.Test)
 			}
 		case "output":
 			if e.Test == "" {
 				// the package's own lines: ok, FAIL, a panic outside a test
 				if !strings.HasPrefix(e.Output, "=== ") && e.Output != "PASS\n" {
-					fmt.Print(e.Output)
+					fmt.Fprint(w, e.Output)
 				}
 				continue
 			}
@@ -65,8 +78,15 @@ func main() {
 			outputs[root] = append(outputs[root], e.Output)
 		case "fail":
 			failed = true
+			switch {
+			case e.Test != "":
+				failures = append(failures, key)
+				testFailed[e.Package] = true
+			case !testFailed[e.Package]: // a panic or a timeout outside any test, or TestMain
+				failures = append(failures, e.Package+" (the package: see its output above)")
+			}
 			if top {
-				fmt.Print(strings.Join(outputs[key], ""))
+				fmt.Fprint(w, strings.Join(outputs[key], ""))
 				delete(outputs, key)
 			}
 		case "pass", "skip":
@@ -76,6 +96,10 @@ func main() {
 		}
 	}
 	if failed {
-		os.Exit(1)
+		fmt.Fprintf(w, "\nFAILED after %s (the output of each is above):\n", time.Since(start).Round(time.Second))
+		for _, f := range failures {
+			fmt.Fprintln(w, "  "+f)
+		}
 	}
+	return !failed
 }

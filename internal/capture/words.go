@@ -1,7 +1,7 @@
 // Copyright 2026 The events authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package models
+package capture
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"events/internal/i18n"
 )
 
 // The words of capture text (capture.go): clock times, ranges, durations,
@@ -38,8 +40,8 @@ func scanWords[T any](words []string, i, max int, parse func(string) (T, bool)) 
 type clockRange struct {
 	from, to int
 	phrase   string
-	bare     bool   // both ends bare numbers without a meridiem (`5-10`)
-	note     string // how an end without a meridiem was read, "" when as written
+	bare     bool     // both ends bare numbers without a meridiem (`5-10`)
+	note     i18n.Msg // how an end without a meridiem was read; none when as written
 }
 
 // clockTok is one end of a range as written.
@@ -123,7 +125,7 @@ func parseClockRange(s string) (clockRange, bool) {
 			r.to = firstAfter(r.from, b.at("am"), b.at("pm"))
 		}
 		if a.form == 'b' || b.form == 'b' || r.from != a.at("") || r.to != b.at("") {
-			r.note = fmt.Sprintf("Read “%s” as %02d:%02d–%02d:%02d.", s, r.from/60, r.from%60, r.to/60, r.to%60)
+			r.note = i18n.M("capture_note_range", "Phrase", s, "From", fmt.Sprintf("%02d:%02d", r.from/60, r.from%60), "To", fmt.Sprintf("%02d:%02d", r.to/60, r.to%60))
 		}
 	}
 	return r, true
@@ -642,7 +644,7 @@ func parseKoreanMinutes(w string) (int, bool) {
 }
 
 // tooLong stands for a length beyond every bound.
-const tooLong = MaxCaptureDuration + time.Minute
+const tooLong = MaxDuration + time.Minute
 
 // decimalHours reads `2` or `1.5` (at most six decimals) as hours, to the second.
 func decimalHours(s string) (time.Duration, bool) {
@@ -672,7 +674,7 @@ func decimalHours(s string) (time.Duration, bool) {
 }
 
 func addCapped(a, b time.Duration) time.Duration {
-	if a > MaxCaptureDuration || b > MaxCaptureDuration {
+	if a > MaxDuration || b > MaxDuration {
 		return tooLong
 	}
 	return a + b

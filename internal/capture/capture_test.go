@@ -1,22 +1,26 @@
 // Copyright 2026 The events authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package models
+package capture_test
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"events/internal/capture"
+	"events/models"
 )
 
 // captureNow is Monday 23 November 2026, 14:00 in Seoul.
 const captureNow = "2026-11-23T14:00:00+09:00"
 
 type captureCase struct {
-	kind Kind
+	kind models.Kind
 	text string
 	now  string // RFC 3339; captureNow when empty
 	zone string // Asia/Seoul when empty
@@ -38,9 +42,9 @@ type captureCase struct {
 }
 
 const (
-	aLog  = KindActivityLog
-	aTask = KindTask
-	aCal  = KindCalendarEvent
+	aLog  = models.KindActivityLog
+	aTask = models.KindTask
+	aCal  = models.KindCalendarEvent
 )
 
 var captureCases = []captureCase{
@@ -251,9 +255,9 @@ func TestParseCapture(t *testing.T) {
 		}
 		now := ts(t, nowS)
 		name := string(c.kind) + " " + c.text + " @" + nowS + " " + zone
-		got, err := ParseCapture(c.kind, c.text, now, loc)
+		got, err := models.ParseCapture(c.kind, c.text, now, loc)
 		if c.err != "" {
-			var fe FieldErrors
+			var fe models.FieldErrors
 			if !errors.As(err, &fe) || len(fe) != 1 || fe[0].Field != "text" || !strings.Contains(fe[0].Message, c.err) {
 				t.Errorf("%s: error %v, want a 422 naming text with %q", name, err, c.err)
 			}
@@ -283,8 +287,8 @@ func TestParseCapture(t *testing.T) {
 			if got.DueHasTime == c.noTime {
 				t.Errorf("%s: DueHasTime %v, want %v", name, got.DueHasTime, !c.noTime)
 			}
-			if DueDayOnly(*got.DueAt, loc) != c.noTime {
-				t.Errorf("%s: DueDayOnly(%s) = %v, want %v", name, got.DueAt, !c.noTime, c.noTime)
+			if models.DueDayOnly(*got.DueAt, loc) != c.noTime {
+				t.Errorf("%s: models.DueDayOnly(%s) = %v, want %v", name, got.DueAt, !c.noTime, c.noTime)
 			}
 		}
 		if got.Priority != c.prio {
@@ -295,8 +299,8 @@ func TestParseCapture(t *testing.T) {
 		if got.AllDay != c.allDay {
 			t.Errorf("%s: all_day %v, want %v", name, got.AllDay, c.allDay)
 		}
-		if got.Note != c.note {
-			t.Errorf("%s: note %q, want %q", name, got.Note, c.note)
+		if got.Note.String() != c.note {
+			t.Errorf("%s: note %q, want %q", name, got.Note.String(), c.note)
 		}
 	}
 }
@@ -315,30 +319,6 @@ func checkCaptureTime(t *testing.T, name string, got *time.Time, want string) {
 	}
 }
 
-func TestDueDayOnlyTellsTypedTimesApart(t *testing.T) {
-	seoul := mustZone(t, "Asia/Seoul")
-	for _, c := range []struct {
-		due  string
-		want bool
-	}{
-		{"2026-11-23T23:59:59.999999+09:00", true},
-		{"2026-11-23T23:59:59+09:00", false},
-		{"2026-11-23T23:59:00+09:00", false},
-		{"2026-11-24T00:00:00+09:00", false},
-		{"2026-11-23T23:59:59.999999+08:00", false}, // another zone's end of day
-	} {
-		if got := DueDayOnly(ts(t, c.due), seoul); got != c.want {
-			t.Errorf("DueDayOnly(%s) = %v, want %v", c.due, got, c.want)
-		}
-	}
-	// The end of a day that starts at 01:00 (Santiago skips midnight on 6 September 2026).
-	santiago := mustZone(t, "America/Santiago")
-	e := EndOfDay(2026, 9, 5, santiago)
-	if !DueDayOnly(e, santiago) || !e.Add(time.Microsecond).Equal(dayStart(2026, 9, 6, santiago)) {
-		t.Errorf("EndOfDay(5 Sep, Santiago) = %s", e)
-	}
-}
-
 // FuzzCapture checks the parser's invariants on any text, either kind, any
 // clock and a few zones: it never panics; a refusal is one 422 naming text;
 // the title is at most 500 characters with single spaces, and none of its
@@ -349,7 +329,7 @@ func TestDueDayOnlyTellsTypedTimesApart(t *testing.T) {
 // microsecond; every time is UTC at microsecond precision.
 func FuzzCapture(f *testing.F) {
 	for _, c := range captureCases {
-		f.Add(c.text, c.kind == KindTask, int64(0))
+		f.Add(c.text, c.kind == models.KindTask, int64(0))
 	}
 	f.Add("late 23:00-01:00 #x", false, int64(-50400))
 	f.Add(`a \\ \ \# # ## #한 !high 오후 오후 1시부터`, true, int64(1<<40))
@@ -357,9 +337,9 @@ func FuzzCapture(f *testing.F) {
 	zones := []*time.Location{mustZone(f, "Asia/Seoul"), mustZone(f, "America/New_York"), mustZone(f, "Asia/Kolkata"), mustZone(f, "America/Santiago"), time.UTC}
 	base := time.Date(2026, 11, 23, 5, 0, 0, 123456789, time.UTC)
 	f.Fuzz(func(t *testing.T, text string, isTask bool, offset int64) {
-		kind := KindActivityLog
+		kind := models.KindActivityLog
 		if isTask {
-			kind = KindTask
+			kind = models.KindTask
 		}
 		// any second of the years 1976 to 2076
 		now := base.Add(time.Duration(offset%(50*365*86400)) * time.Second)
@@ -370,10 +350,10 @@ func FuzzCapture(f *testing.F) {
 			}
 		}
 		for _, loc := range zones {
-			for _, kind := range []Kind{kind, KindCalendarEvent} {
-				c, err := ParseCapture(kind, text, now, loc)
+			for _, kind := range []models.Kind{kind, models.KindCalendarEvent} {
+				c, err := models.ParseCapture(kind, text, now, loc)
 				if err != nil {
-					var fe FieldErrors
+					var fe models.FieldErrors
 					if !errors.As(err, &fe) || len(fe) != 1 || fe[0].Field != "text" || fe[0].Message == "" {
 						t.Fatalf("%q: refused with %#v, want one problem naming text", text, err)
 					}
@@ -385,10 +365,10 @@ func FuzzCapture(f *testing.F) {
 	})
 }
 
-func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time.Location, c Capture, escaped map[string]bool) {
+func checkCapture(t *testing.T, kind models.Kind, text string, now time.Time, loc *time.Location, c capture.Capture, escaped map[string]bool) {
 	t.Helper()
 	nowUS := now.Truncate(time.Microsecond).UTC()
-	if n := utf8.RuneCountInString(c.Title); n > MaxTitle {
+	if n := utf8.RuneCountInString(c.Title); n > models.MaxTitle {
 		t.Fatalf("%q: title of %d characters", text, n)
 	}
 	words := strings.Fields(c.Title)
@@ -399,23 +379,23 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		if escaped[w] {
 			continue
 		}
-		alone, err := ParseCapture(kind, w, now, loc)
-		if err != nil || alone != (Capture{Title: w}) {
+		alone, err := models.ParseCapture(kind, w, now, loc)
+		if err != nil || !reflect.DeepEqual(alone, capture.Capture{Title: w}) {
 			t.Fatalf("%q in %s: title %q keeps the word %q, which alone reads as %+v, %v", text, loc, c.Title, w, alone, err)
 		}
 	}
 	if c.ProjectTag != nil {
-		if n := utf8.RuneCountInString(*c.ProjectTag); n < 1 || n > MaxProjectTag || strings.ContainsFunc(*c.ProjectTag, unicode.IsSpace) {
+		if n := utf8.RuneCountInString(*c.ProjectTag); n < 1 || n > models.MaxProjectTag || strings.TrimSpace(*c.ProjectTag) != *c.ProjectTag {
 			t.Fatalf("%q: tag %q", text, *c.ProjectTag)
 		}
 	}
 	if c.Priority < 0 || c.Priority > 3 {
 		t.Fatalf("%q: priority %d", text, c.Priority)
 	}
-	if kind != KindCalendarEvent && (c.StartAt != nil || c.EndAt != nil || c.AllDay) {
+	if kind != models.KindCalendarEvent && (c.StartAt != nil || c.EndAt != nil || c.AllDay) {
 		t.Fatalf("%q: a %s with a calendar span %+v", text, kind, c)
 	}
-	if kind != KindActivityLog && kind != KindCalendarEvent && c.Note != "" {
+	if kind != models.KindActivityLog && kind != models.KindCalendarEvent && !c.Note.IsZero() {
 		t.Fatalf("%q: a %s with a note %q", text, kind, c.Note)
 	}
 	for _, tm := range []*time.Time{c.StartedAt, c.EndedAt, c.DueAt, c.StartAt, c.EndAt} {
@@ -424,7 +404,7 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		}
 	}
 	switch kind {
-	case KindActivityLog:
+	case models.KindActivityLog:
 		if c.DueAt != nil || c.Priority != 0 || c.DueHasTime {
 			t.Fatalf("%q: a log with task fields %+v", text, c)
 		}
@@ -442,7 +422,7 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 			t.Fatalf("%q: started %s after ended %s", text, c.StartedAt, c.EndedAt)
 		}
 		if c.Duration != 0 {
-			if c.Duration < MinCaptureDuration || c.Duration > MaxCaptureDuration || span != c.Duration || !c.EndedAt.Equal(nowUS) {
+			if c.Duration < capture.MinDuration || c.Duration > capture.MaxDuration || span != c.Duration || !c.EndedAt.Equal(nowUS) {
 				t.Fatalf("%q: duration %v, span %v, ended %s (now %s)", text, c.Duration, span, c.EndedAt, nowUS)
 			}
 		} else if span > 25*time.Hour {
@@ -451,7 +431,7 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		if c.EndedAt.After(nowUS) {
 			t.Fatalf("%q in %s: a finished log ends at %s, after now %s", text, loc, c.EndedAt, nowUS)
 		}
-	case KindCalendarEvent:
+	case models.KindCalendarEvent:
 		if c.StartedAt != nil || c.EndedAt != nil || c.Duration != 0 || c.DueAt != nil || c.Priority != 0 {
 			t.Fatalf("%q: a calendar entry with another kind's fields %+v", text, c)
 		}
@@ -473,11 +453,11 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 		}
 		if c.AllDay {
 			s, e := c.StartAt.In(loc), c.EndAt.In(loc)
-			if !c.StartAt.Equal(dayStart(s.Year(), s.Month(), s.Day(), loc)) || !c.EndAt.Equal(dayStart(e.Year(), e.Month(), e.Day(), loc)) || span == 0 {
+			if !c.StartAt.Equal(capture.DayStart(s.Year(), s.Month(), s.Day(), loc)) || !c.EndAt.Equal(capture.DayStart(e.Year(), e.Month(), e.Day(), loc)) || span == 0 {
 				t.Fatalf("%q in %s: all day from %s to %s, not whole local days", text, loc, s, e)
 			}
 		}
-	case KindTask:
+	case models.KindTask:
 		if c.StartedAt != nil || c.EndedAt != nil || c.Duration != 0 {
 			t.Fatalf("%q: a task with log fields %+v", text, c)
 		}
@@ -490,7 +470,7 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 			}
 			return
 		}
-		if !c.DueHasTime && !DueDayOnly(*c.DueAt, loc) {
+		if !c.DueHasTime && !models.DueDayOnly(*c.DueAt, loc) {
 			t.Fatalf("%q: a day without time due at %s, not its day's end", text, c.DueAt.In(loc))
 		}
 		if c.DueHasTime && c.DueAt.Nanosecond() != 0 {
@@ -505,47 +485,9 @@ func checkCapture(t *testing.T, kind Kind, text string, now time.Time, loc *time
 func TestDaysInIsTimeDate(t *testing.T) {
 	for y := -1000; y <= 10000; y++ {
 		for m := time.January; m <= time.December; m++ {
-			if got, want := DaysIn(y, m), time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
+			if got, want := capture.DaysIn(y, m), time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
 				t.Fatalf("DaysIn(%d, %v) = %d, want %d", y, m, got, want)
 			}
-		}
-	}
-}
-
-// TestCaptureDurationFromStartNeverEndsInFuture: a duration word carried
-// from an explicit started_at ends where it ends; past now, a finished log
-// is refused naming text (a running one keeps its start), and up to now
-// it is stored. Before, `x 2h` with a start half an hour ago stored a done
-// log ending an hour and a half ahead.
-func TestCaptureDurationFromStartNeverEndsInFuture(t *testing.T) {
-	seoul := mustZone(t, "Asia/Seoul")
-	clock := ts(t, captureNow) // 14:00 in Seoul
-	for _, c := range []struct {
-		body  string
-		field string // "" when stored
-	}{
-		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00"}`, "text"},
-		{`{"kind":"activity_log","text":"x 1m","started_at":"2026-11-23T13:59:00.000001+09:00"}`, "text"},
-		{`{"kind":"activity_log","text":"x 1m","started_at":"2026-11-23T13:59:00+09:00"}`, ""},
-		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T09:00:00+09:00"}`, ""},
-		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00","status":"in_progress"}`, ""},
-		{`{"kind":"activity_log","text":"x 2h","started_at":"2026-11-23T13:30:00+09:00","ended_at":"2026-11-23T13:45:00+09:00"}`, ""},
-	} {
-		in, err := DecodeJSON([]byte(c.body), CreateFields)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := in.NewEvent(clock, seoul)
-		if c.field == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.body, err)
-			} else if e.EndedAt != nil && e.EndedAt.After(clock) {
-				t.Errorf("%s: stored a log ending at %s, after now", c.body, e.EndedAt)
-			}
-			continue
-		}
-		if fs := fieldsOf(err); len(fs) != 1 || fs[0] != c.field || !strings.Contains(err.Error(), "cannot end in the future") {
-			t.Errorf("%s: %v (%v), want a 422 naming %s", c.body, fs, err, c.field)
 		}
 	}
 }
@@ -684,56 +626,74 @@ var writtenTimeCases = []captureCase{
 
 func init() { captureCases = append(captureCases, writtenTimeCases...) }
 
-// A calendar entry made from a line is the entry made from its fields: the
-// all-day span of its days in the service's zone (even when the line was
-// read in another), the fields of the body winning, and a line with no day
-// or time refused naming text unless start_at comes with it. The note of
-// an ambiguous range reaches the new event, and only its JSON.
-func TestCaptureCalendarNewEvent(t *testing.T) {
-	seoul := mustZone(t, "Asia/Seoul")
-	clock := ts(t, captureNow)
+func mustZone(t testing.TB, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatalf("LoadLocation(%q): %v", name, err)
+	}
+	return loc
+}
+
+func ts(t testing.TB, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatalf("bad test time %q: %v", s, err)
+	}
+	return v.UTC()
+}
+
+// deref shows an optional value, "<nil>" when absent.
+func deref[T ~string](p *T) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return "=" + string(*p)
+}
+
+// TestCaptureLabels: @label words in every kind's line, beside the one
+// #project; a word with @ inside it is a title word; a quoted name keeps
+// its spaces, for a project and a label; repeats count once; a label too
+// long or a 21st label is refused.
+func TestCaptureLabels(t *testing.T) {
+	t.Parallel()
+	seoul, _ := time.LoadLocation("Asia/Seoul")
+	now, _ := time.Parse(time.RFC3339, captureNow)
 	for _, c := range []struct {
-		body, tz         string
-		start, end, note string
-		allDay           bool
-		field            string // "" when stored
+		kind   models.Kind
+		text   string
+		title  string
+		tag    string
+		labels []string
+		err    string
 	}{
-		{body: `{"kind":"calendar_event","text":"휴가 12/24"}`, start: "2026-12-24T00:00:00+09:00", end: "2026-12-25T00:00:00+09:00", allDay: true},
-		{body: `{"kind":"calendar_event","text":"offsite 12/3-12/5"}`, start: "2026-12-03T00:00:00+09:00", end: "2026-12-06T00:00:00+09:00", allDay: true},
-		{body: `{"kind":"calendar_event","text":"x 12/24"}`, tz: "America/New_York", start: "2026-12-24T00:00:00+09:00", end: "2026-12-25T00:00:00+09:00", allDay: true},
-		{body: `{"kind":"calendar_event","text":"lunch tue 12-1"}`, start: "2026-11-24T12:00:00+09:00", end: "2026-11-24T13:00:00+09:00", note: "Read “12-1” as 12:00–13:00."},
-		{body: `{"kind":"calendar_event","text":"Dentist tue 15:00-16:00","end_at":"2026-11-24T17:00:00+09:00"}`, start: "2026-11-24T15:00:00+09:00", end: "2026-11-24T17:00:00+09:00"},
-		{body: `{"kind":"calendar_event","text":"Dentist tue 15:00","start_at":"2026-11-25T09:00:00+09:00"}`, start: "2026-11-25T09:00:00+09:00", end: "2026-11-24T16:00:00+09:00", field: "end_at"},
-		{body: `{"kind":"calendar_event","text":"lunch with Kim","start_at":"2026-11-25T12:00:00+09:00"}`, start: "2026-11-25T12:00:00+09:00"},
-		{body: `{"kind":"calendar_event","text":"lunch with Kim"}`, field: "text"},
-		{body: `{"kind":"calendar_event","text":"x tue 30 mns"}`, field: "text"},
+		{models.KindActivityLog, "회의 1시간 #work @회의 @client-acme", "회의", "work", []string{"회의", "client-acme"}, ""},
+		{models.KindTask, "mail bob@example.com tomorrow @email", "mail bob@example.com", "", []string{"email"}, ""},
+		{models.KindCalendarEvent, "Dentist tue 15:00-16:00 @health @health", "Dentist", "", []string{"health"}, ""},
+		{models.KindActivityLog, `fix login 30m #"Acme website" @"client acme" @frontend`, "fix login", "Acme website", []string{"client acme", "frontend"}, ""},
+		{models.KindTask, `a lone @ and \@literal`, "a lone @ and @literal", "", nil, ""},
+		{models.KindTask, `open #"quote never closes`, `open #"quote never closes`, "", nil, ""},
+		{models.KindTask, "x @" + strings.Repeat("가", 65), "", "", nil, "at most 64 characters"},
+		{models.KindTask, "x @1 @2 @3 @4 @5 @6 @7 @8 @9 @10 @11 @12 @13 @14 @15 @16 @17 @18 @19 @20 @21", "", "", nil, "more than 20"},
 	} {
-		in, err := DecodeJSON([]byte(c.body), CreateFields)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.tz != "" {
-			in.TextZone = mustZone(t, c.tz)
-		}
-		e, err := in.NewEvent(clock, seoul)
-		if c.field != "" {
-			if fs := fieldsOf(err); len(fs) != 1 || fs[0] != c.field {
-				t.Errorf("%s: %v, want a 422 naming %s", c.body, err, c.field)
+		got, err := models.ParseCapture(c.kind, c.text, now, seoul)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: %v, want a refusal saying %q", c.text, err, c.err)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("%s: %v", c.body, err)
+			t.Errorf("%q: %v", c.text, err)
 			continue
 		}
-		checkCaptureTime(t, c.body+" start_at", e.StartAt, c.start)
-		checkCaptureTime(t, c.body+" end_at", e.EndAt, c.end)
-		if e.AllDay != c.allDay || e.CaptureNote != c.note {
-			t.Errorf("%s: all_day %v note %q, want %v %q", c.body, e.AllDay, e.CaptureNote, c.allDay, c.note)
+		tag := ""
+		if got.ProjectTag != nil {
+			tag = *got.ProjectTag
 		}
-		js := string(e.AppendJSON(nil))
-		if has := strings.Contains(js, `"capture_note":`); has != (c.note != "") {
-			t.Errorf("%s: JSON %s, capture_note present %v, want %v", c.body, js, has, c.note != "")
+		if got.Title != c.title || tag != c.tag || !slices.Equal(got.Labels, c.labels) {
+			t.Errorf("%q: title %q, tag %q, labels %q; want %q, %q, %q", c.text, got.Title, tag, got.Labels, c.title, c.tag, c.labels)
 		}
 	}
 }

@@ -1,18 +1,20 @@
 // Copyright 2026 The events authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package models
+package capture
 
 import (
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"events/internal/i18n"
 )
 
 // Capture text: one line that says what happened (an activity log), what
 // is to be done (a task) or what is planned (a calendar entry), read into
-// fields by ParseCapture. The grammar is DESIGN.md's "Capture text"; the
+// fields by Parse. The grammar is DESIGN.md's "Capture text"; the
 // decisions it leaves open are taken here:
 //
 //   - Words are separated by white space; what is not understood stays in the
@@ -74,7 +76,7 @@ import (
 //     local clock), and Capture.DueHasTime is false. The day lists and
 //     sorts as that day (last of its day) and is overdue from the next day.
 //     A page tells such a due from a due with a clock time by
-//     DueDayOnly(due_at, zone): a form or a typed time never carries
+//     models.DueDayOnly(due_at, zone): a form or a typed time never carries
 //     microseconds. A clock time alone is today, tomorrow when it has
 //     passed; a clock time with a day is that day at that time.
 //   - Days: `today`, `tomorrow`, `오늘`, `내일`, `모레`, a weekday (the next
@@ -95,15 +97,26 @@ import (
 //     Todoist's `p1`, `p2`, `p3` for 3, 2, 1; `p4` is no priority);
 //     `since`, durations and ranges a log's (a calendar entry's too, but
 //     `since`); in another kind they are literal title words. `#tag` is
-//     every kind's.
+//     every kind's, and so are `@label` words (any number; only a leading
+//     `@` marks one, so `bob@example.com` is a title word). A name with
+//     spaces is written in double quotes after its marker:
+//     `#"Acme website"`, `@"client acme"`.
 
-// MaxCaptureText is the longest capture text, in characters.
-const MaxCaptureText = 500
-
-// MinCaptureDuration and MaxCaptureDuration bound a duration word.
+// MinDuration and MaxDuration bound a duration word.
 const (
-	MinCaptureDuration = time.Minute
-	MaxCaptureDuration = 24 * time.Hour
+	MinDuration = time.Minute
+	MaxDuration = 24 * time.Hour
+)
+
+// Kind is the kind of event a line is read for; its values are the event
+// kinds' names (models.Kind).
+type Kind string
+
+// The kinds a line is read for.
+const (
+	ActivityLog   Kind = "activity_log"
+	Task          Kind = "task"
+	CalendarEvent Kind = "calendar_event"
 )
 
 // Capture is what a capture text says. Times are UTC at microsecond
@@ -111,6 +124,8 @@ const (
 type Capture struct {
 	Title      string
 	ProjectTag *string
+	// Labels are the @label words, in order, each once.
+	Labels []string
 	// StartedAt and EndedAt: an activity log's span (a duration, a range or
 	// since); both nil when the text holds no time word.
 	StartedAt *time.Time
@@ -131,68 +146,81 @@ type Capture struct {
 	StartAt *time.Time
 	EndAt   *time.Time
 	AllDay  bool
+	// DayNamed and Ranged: the calendar entry's text named a day, and a
+	// clock range (models.LineKind reads a log's or task's line with them).
+	DayNamed, Ranged bool
 	// Note is one sentence saying how a word that could mean more than one
-	// thing was read ("Read “12-1” as 12:00–13:00."); "" when none did.
-	Note string
+	// thing was read ("Read “12-1” as 12:00–13:00."), as a catalogue
+	// message the page writes in its language; zero when none did.
+	Note i18n.Msg
 }
 
-// ParseCapture reads a capture text of any kind, with the clock at now and
-// times read in loc. A refusal is FieldErrors naming "text".
-func ParseCapture(kind Kind, text string, now time.Time, loc *time.Location) (Capture, error) {
-	var fe FieldErrors
-	if kind != KindActivityLog && kind != KindTask && kind != KindCalendarEvent {
-		fe.add("text", CodeNotAllowedForKind, "is read only for a task, a calendar_event or an activity_log")
-		return Capture{}, fe
-	}
-	checkText(&fe, "text", text, MaxCaptureText, true)
-	if len(fe) > 0 {
-		return Capture{}, fe
-	}
-	p := captureParser{kind: kind, words: strings.Fields(text), now: now.Truncate(time.Microsecond), loc: loc}
+// Rules are the domain's bounds a line is read within (models' field table
+// holds them).
+type Rules struct {
+	// MaxTag is the longest #tag, in characters.
+	MaxTag int
+	// MaxLabel is the longest @label, in characters; MaxLabels how many
+	// a line may name.
+	MaxLabel, MaxLabels int
+}
+
+// Parse reads a capture text of a kind, with the clock at now and times
+// read in loc, within the rules r. The caller (models.ParseCapture) has checked the kind and
+// the text's length and characters; an error is an i18n.Msg (its
+// sentence, in English as an error, says which word could not be read,
+// or that no title is left), so that a page writes it in its language.
+func Parse(kind Kind, text string, now time.Time, loc *time.Location, r Rules) (Capture, error) {
+	p := captureParser{kind: kind, rules: r, words: strings.Fields(text), now: now.Truncate(time.Microsecond), loc: loc}
 	p.run()
 	switch {
-	case p.err != "":
-	case kind == KindTask:
+	case !p.err.IsZero():
+	case kind == Task:
 		p.due()
-	case kind == KindCalendarEvent:
+	case kind == CalendarEvent:
 		p.calendar()
 	}
-	if p.err != "" {
-		fe.add("text", CodeAmbiguousText, "%s", p.err)
-		return Capture{}, fe
+	if !p.err.IsZero() {
+		return Capture{}, p.err
 	}
 	c := p.c
 	c.Title = strings.Join(p.title, " ")
-	if c.Title == "" && kind != KindActivityLog {
-		fe.add("text", CodeAmbiguousText, "leaves no title: a %s needs words besides its day, time, tag and priority", kind)
-		return Capture{}, fe
+	if c.Title == "" && kind != ActivityLog {
+		return Capture{}, i18n.M("capture_no_title_" + string(kind))
 	}
 	return c, nil
 }
 
-// DueDayOnly reports whether due is a day without a clock time in loc: the
-// last microsecond of a local day, as ParseCapture stores a task day given
-// without a time.
-func DueDayOnly(due time.Time, loc *time.Location) bool {
-	l := due.In(loc)
-	return l.Hour() == 23 && l.Minute() == 59 && l.Second() == 59 && l.Nanosecond() == 999999000
+// DayStart is the first instant of the local date y-m-d (normalised) in loc:
+// its midnight, or, where the clocks jump over midnight (America/Havana,
+// America/Santiago), the instant they jump to. time.Date alone may answer an
+// hour of the day before there.
+func DayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	wy, wm, wd := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Date()
+	if ty, tm, td := t.Date(); ty != wy || tm != wm || td != wd {
+		_, t = t.ZoneBounds()
+	}
+	return t
 }
 
 // EndOfDay is the last microsecond of the local date y-m-d (normalised) in
-// loc: the next day's first instant minus one microsecond.
+// loc: the next day's first instant minus one microsecond. A task's day
+// without a clock time is due then (models.DueDayOnly tells it apart).
 func EndOfDay(y int, m time.Month, d int, loc *time.Location) time.Time {
-	return dayStart(y, m, d+1, loc).Add(-time.Microsecond)
+	return DayStart(y, m, d+1, loc).Add(-time.Microsecond)
 }
 
 type captureParser struct {
 	kind  Kind
+	rules Rules
 	words []string
 	now   time.Time
 	loc   *time.Location
 
 	title []string
 	c     Capture
-	err   string
+	err   i18n.Msg
 
 	// a task's or calendar entry's day (and last day of a calendar
 	// entry's days), clock time, range and duration, combined by due or
@@ -234,7 +262,7 @@ func (p *captureParser) today() civilDate {
 }
 
 func (p *captureParser) run() {
-	for i := 0; i < len(p.words) && p.err == ""; {
+	for i := 0; i < len(p.words) && p.err.IsZero(); {
 		w := p.words[i]
 		if strings.HasPrefix(w, `\`) {
 			if lit := w[1:]; lit != "" {
@@ -243,20 +271,24 @@ func (p *captureParser) run() {
 			i++
 			continue
 		}
-		if n := p.tag(w); n > 0 {
+		if n := p.tag(i); n > 0 {
+			i += n
+			continue
+		}
+		if n := p.label(i); n > 0 {
 			i += n
 			continue
 		}
 		var n int
 		switch p.kind {
-		case KindActivityLog:
+		case ActivityLog:
 			n = p.logWord(i)
-		case KindTask:
+		case Task:
 			n = p.taskWord(i)
 		default:
 			n = p.calendarWord(i)
 		}
-		if n == 0 && p.err == "" {
+		if n == 0 && p.err.IsZero() {
 			p.nearMiss(i)
 		}
 		if n == 0 {
@@ -267,22 +299,68 @@ func (p *captureParser) run() {
 	}
 }
 
-// tag reads a #tag word; 0 when w is not one.
-func (p *captureParser) tag(w string) int {
-	if len(w) < 2 || w[0] != '#' {
+// marked reads the name after marker at word i: `#work`, or a name with
+// spaces in double quotes, `#"Acme website"` (the words up to the one that
+// ends in a quote). n is the words it takes; 0 when word i is not one.
+func (p *captureParser) marked(i int, marker byte) (name string, n int) {
+	w := p.words[i]
+	if len(w) < 2 || w[0] != marker {
+		return "", 0
+	}
+	if w[1] != '"' {
+		return w[1:], 1
+	}
+	for j := i; j < len(p.words); j++ {
+		if end := p.words[j]; (j > i || len(end) > 2) && strings.HasSuffix(end, `"`) {
+			name = strings.Join(p.words[i:j+1], " ")
+			name = strings.TrimSpace(name[2 : len(name)-1])
+			if name == "" {
+				return "", 0
+			}
+			return name, j - i + 1
+		}
+	}
+	return "", 0 // no closing quote: the words are title words
+}
+
+// tag reads a #tag word; 0 when word i is not one.
+func (p *captureParser) tag(i int) int {
+	tag, n := p.marked(i, '#')
+	if n == 0 {
 		return 0
 	}
 	if p.c.ProjectTag != nil {
-		p.err = "holds two #tags (" + "#" + *p.c.ProjectTag + " and " + w + "): an event has one project_tag"
-		return 1
+		p.err = i18n.M("capture_two_tags", "Tag", *p.c.ProjectTag, "Other", tag)
+		return n
 	}
-	tag := w[1:]
-	if n := utf8.RuneCountInString(tag); n > MaxProjectTag {
-		p.err = "the #tag must be at most " + strconv.Itoa(MaxProjectTag) + " characters (it has " + strconv.Itoa(n) + ")"
-		return 1
+	if l := utf8.RuneCountInString(tag); l > p.rules.MaxTag {
+		p.err = i18n.M("capture_tag_too_long", "Max", p.rules.MaxTag, "Has", l)
+		return n
 	}
 	p.c.ProjectTag = &tag
-	return 1
+	return n
+}
+
+// label reads an @label word (Todoist's habit); 0 when word i is not one.
+// Only a leading @ marks a label: bob@example.com is a title word.
+func (p *captureParser) label(i int) int {
+	label, n := p.marked(i, '@')
+	if n == 0 {
+		return 0
+	}
+	if l := utf8.RuneCountInString(label); p.rules.MaxLabel > 0 && l > p.rules.MaxLabel {
+		p.err = i18n.M("capture_label_too_long", "Max", p.rules.MaxLabel, "Has", l)
+		return n
+	}
+	if slices.Contains(p.c.Labels, label) {
+		return n
+	}
+	if p.rules.MaxLabels > 0 && len(p.c.Labels) == p.rules.MaxLabels {
+		p.err = i18n.M("capture_too_many_labels", "Max", p.rules.MaxLabels)
+		return n
+	}
+	p.c.Labels = append(p.c.Labels, label)
+	return n
 }
 
 // nearMiss refuses the word at i, which is no grammar word, when the
@@ -297,15 +375,15 @@ func (p *captureParser) nearMiss(i int) {
 	}
 	if w == "오전" || w == "오후" {
 		if next != "" && next[0] >= '0' && next[0] <= '9' {
-			p.err = "reads “" + w + " " + next + "” as no time: write " + w + " 3시, " + w + " 3시 30분 or 15:00 (or \\" + w + " to keep the word in the title)"
+			p.err = i18n.M("capture_meridiem_no_time", "Word", w, "Next", next)
 		}
 		return
 	}
-	if p.kind == KindTask {
+	if p.kind == Task {
 		return // a task reads no duration
 	}
 	if phrase, ok := unitNearMiss(w, next); ok {
-		p.err = "cannot read “" + phrase + "” as a duration: write whole minutes or hours, such as 30m, 30 min, 1h, 1 hr, 1.5h, 30분 or 1시간 (or \\" + w + " to keep it in the title)"
+		p.err = i18n.M("capture_not_duration", "Phrase", phrase, "Word", w)
 	}
 }
 
@@ -321,7 +399,7 @@ func (p *captureParser) logWord(i int) int {
 		return 0
 	}
 	if r, n := p.rangeAt(i); n > 0 {
-		if p.err == "" && p.logTime(r.phrase) {
+		if p.err.IsZero() && p.logTime(r.phrase) {
 			p.logRange(r)
 		}
 		return n
@@ -350,8 +428,8 @@ func (p *captureParser) logWord(i int) int {
 }
 
 func (p *captureParser) durationInBounds(d time.Duration, phrase string) bool {
-	if d < MinCaptureDuration || d > MaxCaptureDuration {
-		p.err = "the duration " + phrase + " must be from 1 minute to 24 hours"
+	if d < MinDuration || d > MaxDuration {
+		p.err = i18n.M("capture_duration_bounds", "Phrase", phrase)
 		return false
 	}
 	return true
@@ -360,7 +438,7 @@ func (p *captureParser) durationInBounds(d time.Duration, phrase string) bool {
 // logTime records the log's one time word; false (and a refusal) for a second.
 func (p *captureParser) logTime(phrase string) bool {
 	if p.logTimeWord != "" {
-		p.err = "holds two times (" + p.logTimeWord + " and " + phrase + "): give one duration, range or since"
+		p.err = i18n.M("capture_two_times", "First", p.logTimeWord, "Second", phrase)
 		return false
 	}
 	p.logTimeWord = phrase
@@ -390,14 +468,14 @@ func (p *captureParser) rangeAt(i int) (clockRange, int) {
 		return clockRange{}, 0
 	}
 	if r.bare && i+n < len(p.words) && isUnitWord(p.words[i+n]) {
-		p.err = "reads “" + r.phrase + " " + p.words[i+n] + "” as no duration: give one length (7 min), or a range of clock times (9:30-10:15)"
+		p.err = i18n.M("capture_range_not_duration", "Phrase", r.phrase, "Unit", p.words[i+n])
 		return r, n
 	}
 	if r.from == r.to {
-		p.err = "the range " + r.phrase + " is empty: its start and end are the same time"
+		p.err = i18n.M("capture_range_empty", "Phrase", r.phrase)
 		return r, n
 	}
-	if r.note != "" {
+	if !r.note.IsZero() {
 		p.c.Note = r.note
 	}
 	return r, n
@@ -430,9 +508,7 @@ func (p *captureParser) logRange(r clockRange) {
 		end = start
 	}
 	if end.After(p.now) {
-		p.err = "the range " + r.phrase + " has not ended yet (it ends at " + end.In(p.loc).Format("15:04") +
-			"), and a log cannot end in the future: record it once it has ended, or what has passed with since " +
-			start.In(p.loc).Format("15:04")
+		p.err = i18n.M("capture_range_not_ended", "Phrase", r.phrase, "End", end.In(p.loc).Format("15:04"), "Start", start.In(p.loc).Format("15:04"))
 		return
 	}
 	p.c.StartedAt, p.c.EndedAt = utcPtr(start), utcPtr(end)
@@ -449,7 +525,7 @@ func (p *captureParser) taskWord(i int) int {
 	w := p.words[i]
 	if v, ok := priorityWords[strings.ToLower(w)]; ok {
 		if p.prioritySeen {
-			p.err = "names two priorities (" + w + " and another): give one"
+			p.err = i18n.M("capture_two_priorities", "Word", w)
 			return 1
 		}
 		p.prioritySeen, p.c.Priority = true, v
@@ -475,7 +551,7 @@ func (p *captureParser) clockWord(i int) int {
 		return 0
 	}
 	if p.clockSet || p.rng != nil {
-		p.err = "names two clock times (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+		p.err = i18n.M("capture_two_clocks", "Phrase", strings.Join(p.words[i:i+n], " "))
 		return n
 	}
 	p.clock, p.clockSet = m, true
@@ -489,7 +565,7 @@ func (p *captureParser) dayAt(i int) int {
 		return 0
 	}
 	if p.day != nil {
-		p.err = "names two days (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+		p.err = i18n.M("capture_two_days", "Phrase", strings.Join(p.words[i:i+n], " "))
 		return n
 	}
 	p.day = &d
@@ -501,13 +577,13 @@ func (p *captureParser) dayAt(i int) int {
 func (p *captureParser) calendarWord(i int) int {
 	if dr, n, ok := scanWords(p.words, i, 5, p.parseDayRange); ok {
 		if p.day != nil {
-			p.err = "names two days (" + strings.Join(p.words[i:i+n], " ") + " and another): give one"
+			p.err = i18n.M("capture_two_days", "Phrase", strings.Join(p.words[i:i+n], " "))
 			return n
 		}
 		if dr[0].plus(183).before(dr[1]) {
 			// a year-less last day before the first (12/5-12/3) would
 			// run most of a year
-			p.err = "the days " + strings.Join(p.words[i:i+n], " ") + " run backwards or over half a year: give the first day first"
+			p.err = i18n.M("capture_days_backwards", "Phrase", strings.Join(p.words[i:i+n], " "))
 			return n
 		}
 		p.day, p.lastDay = &dr[0], &dr[1]
@@ -517,9 +593,9 @@ func (p *captureParser) calendarWord(i int) int {
 		return n
 	}
 	if r, n := p.rangeAt(i); n > 0 {
-		if p.err == "" {
+		if p.err.IsZero() {
 			if p.clockSet || p.rng != nil {
-				p.err = "names two clock times (" + r.phrase + " and another): give one"
+				p.err = i18n.M("capture_two_clocks", "Phrase", r.phrase)
 			}
 			p.rng = &r
 		}
@@ -532,7 +608,7 @@ func (p *captureParser) calendarWord(i int) int {
 		phrase := strings.Join(p.words[i:i+n], " ")
 		switch {
 		case p.dur != 0:
-			p.err = "names two lengths (" + phrase + " and another): give one"
+			p.err = i18n.M("capture_two_lengths", "Phrase", phrase)
 		case p.durationInBounds(d, phrase):
 			p.dur = d
 		}
@@ -641,7 +717,7 @@ func (p *captureParser) due() {
 		p.c.DueHasTime = true
 	}
 	if !inYears(t) {
-		p.err = "the due day must be in the years 0001 to 9999"
+		p.err = i18n.M("capture_due_years")
 		return
 	}
 	p.c.DueAt = utcPtr(t)
@@ -670,10 +746,10 @@ func (p *captureParser) calendar() {
 	var start, end time.Time
 	switch {
 	case p.lastDay != nil && (timed || p.dur != 0):
-		p.err = "names two days and a time: give the days alone (all day, 12/3-12/5), or one day with its times (12/3 9:00-17:00)"
+		p.err = i18n.M("capture_days_and_time")
 		return
 	case p.rng != nil && p.dur != 0:
-		p.err = "names a range and a length: give one (15:00-16:00, or 15:00 1h)"
+		p.err = i18n.M("capture_range_and_length")
 		return
 	case p.rng != nil:
 		if p.day != nil {
@@ -702,24 +778,25 @@ func (p *captureParser) calendar() {
 		}
 		end = start.Add(d)
 	case p.dur != 0:
-		p.err = "names a length but no start time: give one (tue 15:00 1h)"
+		p.err = i18n.M("capture_length_no_start")
 		return
 	case p.day != nil:
 		last := *p.day
 		if p.lastDay != nil {
 			last = *p.lastDay
 		}
-		start = dayStart(p.day.y, p.day.m, p.day.d, p.loc)
-		end = dayStart(last.y, last.m, last.d+1, p.loc)
+		start = DayStart(p.day.y, p.day.m, p.day.d, p.loc)
+		end = DayStart(last.y, last.m, last.d+1, p.loc)
 		p.c.AllDay = true
 	default:
 		return
 	}
 	if !inYears(start) || !inYears(end) {
-		p.err = "the days must be in the years 0001 to 9999"
+		p.err = i18n.M("capture_days_years")
 		return
 	}
 	p.c.StartAt, p.c.EndAt = utcPtr(start), utcPtr(end)
+	p.c.DayNamed, p.c.Ranged = p.day != nil, p.rng != nil
 }
 
 // clockAt reads a clock time starting at word i: an optional 오전/오후 word,

@@ -1,0 +1,59 @@
+// Copyright 2026 The events authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFailedNamesComeLast: a run with a failed subtest, a failed
+// package without a failed test (a panic in TestMain) and a package that
+// does not build ends with their names, after every package's output,
+// and reports the failure; a passing run adds nothing.
+func TestFailedNamesComeLast(t *testing.T) {
+	run := `{"Action":"start","Package":"events/a"}
+{"Action":"run","Package":"events/a","Test":"TestSlow"}
+{"Action":"run","Package":"events/a","Test":"TestSlow/busy"}
+{"Action":"output","Package":"events/a","Test":"TestSlow/busy","Output":"    slow_test.go:9: failed after 13s\n"}
+{"Action":"fail","Package":"events/a","Test":"TestSlow/busy"}
+{"Action":"fail","Package":"events/a","Test":"TestSlow"}
+{"Action":"run","Package":"events/a","Test":"TestFine"}
+{"Action":"pass","Package":"events/a","Test":"TestFine"}
+{"Action":"output","Package":"events/a","Output":"FAIL\tevents/a\t14.2s\n"}
+{"Action":"fail","Package":"events/a"}
+{"Action":"build-output","ImportPath":"events/c [events/c.test]","Output":"c.go:3:1: syntax error\n"}
+{"Action":"build-fail","ImportPath":"events/c [events/c.test]"}
+{"Action":"start","Package":"events/b"}
+{"Action":"output","Package":"events/b","Output":"panic: no database\n"}
+{"Action":"fail","Package":"events/b"}
+{"Action":"start","Package":"events/d"}
+{"Action":"output","Package":"events/d","Output":"ok  \tevents/d\t0.1s\n"}
+{"Action":"pass","Package":"events/d"}
+`
+	var out strings.Builder
+	if show(strings.NewReader(run), &out) {
+		t.Error("a run with failures passed")
+	}
+	got := out.String()
+	_, tail, ok := strings.Cut(got, "\nFAILED after ")
+	if !ok {
+		t.Fatalf("no closing list:\n%s", got)
+	}
+	_, names, _ := strings.Cut(tail, "\n")
+	want := "  events/a TestSlow/busy\n  events/a TestSlow\n  events/c [events/c.test] (does not build)\n  events/b (the package: see its output above)\n"
+	if names != want {
+		t.Errorf("the run ends with:\n%s\nwant:\n%s", names, want)
+	}
+	if !strings.Contains(got, "failed after 13s") || strings.Index(got, "failed after 13s") > strings.Index(got, "FAILED after") {
+		t.Errorf("the failed test's output is not before the list:\n%s", got)
+	}
+
+	out.Reset()
+	if !show(strings.NewReader(`{"Action":"start","Package":"events/d"}
+{"Action":"pass","Package":"events/d"}
+`), &out) || strings.Contains(out.String(), "FAILED") {
+		t.Errorf("a passing run:\n%s", out.String())
+	}
+}
