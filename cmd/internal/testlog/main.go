@@ -5,8 +5,10 @@
 // line when a package starts and when each of its top-level tests starts,
 // the whole output of a test that fails, and go test's own closing line of
 // each package. At the very end it names every failed test and package
-// again, so the names are the last thing on the screen. It exits 1 when a
-// package failed or did not build.
+// again, each test with the first lines of its last messages (why it
+// failed, when a long log after it scrolls that away), so the names are
+// the last thing on the screen. It exits 1 when a package failed or did
+// not build.
 //
 //	go test -json ./... | go run ./cmd/internal/testlog
 package main
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -41,7 +44,9 @@ func show(r io.Reader, w io.Writer) bool {
 	failed := false
 	var failures []string            // "package Test", in the order they failed
 	testFailed := map[string]bool{}  // packages with a failed test
+	why := map[string][]string{}     // the last messages of each failed test
 	outputs := map[string][]string{} // the output of each running test, by package and test
+	said := map[string][]string{}    // the first line of each message of a test, by package and test
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	for in.Scan() {
@@ -76,6 +81,9 @@ func show(r io.Reader, w io.Writer) bool {
 			}
 			root := e.Package + " " + strings.SplitN(e.Test, "/", 2)[0]
 			outputs[root] = append(outputs[root], e.Output)
+			if m := messageLine(e.Output); m != "" {
+				said[key] = append(said[key], m)
+			}
 		case "fail":
 			failed = true
 			switch {
@@ -85,21 +93,55 @@ func show(r io.Reader, w io.Writer) bool {
 			case !testFailed[e.Package]: // a panic or a timeout outside any test, or TestMain
 				failures = append(failures, e.Package+" (the package: see its output above)")
 			}
+			if e.Test != "" {
+				why[key] = lastMessages(said[key])
+			}
 			if top {
 				fmt.Fprint(w, strings.Join(outputs[key], ""))
 				delete(outputs, key)
 			}
+			delete(said, key)
 		case "pass", "skip":
 			if top {
 				delete(outputs, key)
 			}
+			delete(said, key)
 		}
 	}
 	if failed {
 		fmt.Fprintf(w, "\nFAILED after %s (the output of each is above):\n", time.Since(start).Round(time.Second))
 		for _, f := range failures {
 			fmt.Fprintln(w, "  "+f)
+			for _, m := range why[f] {
+				fmt.Fprintln(w, "      "+m)
+			}
 		}
 	}
 	return !failed
+}
+
+// messageLine is the first line of a test's message ("x_test.go:12: text")
+// from a line of its output, or "" for any other line.
+func messageLine(out string) string {
+	trimmed := strings.TrimSpace(out)
+	if !fileLine.MatchString(trimmed) {
+		return ""
+	}
+	const max = 300
+	if len(trimmed) > max {
+		trimmed = trimmed[:max] + "…"
+	}
+	return trimmed
+}
+
+var fileLine = regexp.MustCompile(`^[\w.-]+\.go:\d+: `)
+
+// lastMessages keeps the last few messages of a failed test: the failure
+// is among them, before whatever its cleanup logged.
+func lastMessages(all []string) []string {
+	const keep = 4
+	if len(all) > keep {
+		all = all[len(all)-keep:]
+	}
+	return all
 }

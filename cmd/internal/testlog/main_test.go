@@ -10,13 +10,16 @@ import (
 
 // TestFailedNamesComeLast: a run with a failed subtest, a failed
 // package without a failed test (a panic in TestMain) and a package that
-// does not build ends with their names, after every package's output,
+// does not build ends with their names, after every package's output, a
+// failed test with its last messages (not the lines logged after them),
 // and reports the failure; a passing run adds nothing.
 func TestFailedNamesComeLast(t *testing.T) {
 	run := `{"Action":"start","Package":"events/a"}
 {"Action":"run","Package":"events/a","Test":"TestSlow"}
 {"Action":"run","Package":"events/a","Test":"TestSlow/busy"}
 {"Action":"output","Package":"events/a","Test":"TestSlow/busy","Output":"    slow_test.go:9: failed after 13s\n"}
+{"Action":"output","Package":"events/a","Test":"TestSlow/busy","Output":"    main_test.go:150: server log:\n"}
+{"Action":"output","Package":"events/a","Test":"TestSlow/busy","Output":"        time=2026-12-06T20:55:39Z level=INFO msg=request\n"}
 {"Action":"fail","Package":"events/a","Test":"TestSlow/busy"}
 {"Action":"fail","Package":"events/a","Test":"TestSlow"}
 {"Action":"run","Package":"events/a","Test":"TestFine"}
@@ -42,7 +45,7 @@ func TestFailedNamesComeLast(t *testing.T) {
 		t.Fatalf("no closing list:\n%s", got)
 	}
 	_, names, _ := strings.Cut(tail, "\n")
-	want := "  events/a TestSlow/busy\n  events/a TestSlow\n  events/c [events/c.test] (does not build)\n  events/b (the package: see its output above)\n"
+	want := "  events/a TestSlow/busy\n      slow_test.go:9: failed after 13s\n      main_test.go:150: server log:\n  events/a TestSlow\n  events/c [events/c.test] (does not build)\n  events/b (the package: see its output above)\n"
 	if names != want {
 		t.Errorf("the run ends with:\n%s\nwant:\n%s", names, want)
 	}
