@@ -360,16 +360,19 @@ func eval[T any](p *tab, js string) T {
 	return v
 }
 
-// waitFor waits until the expression js is true; what says what the test
-// waits for when it never is. Evaluation errors (a page being replaced)
-// are retried.
+// waitFor waits until the expression js is true of a page that has
+// loaded; what says what the test waits for when it never is. Evaluation
+// errors (a page being replaced) are retried. The page must have loaded
+// because a page still arriving already answers for what it has parsed:
+// on a busy machine a form's first fields, or a tab's panel, are there
+// before the rest of the page and its scripts.
 func (p *tab) waitFor(what, js string) {
 	p.t.Helper()
 	deadline := time.Now().Add(waitTimeout)
 	var last error
 	for {
 		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("document.readyState === 'complete' && !!("+js+")"))
 		cancel()
 		if err == nil && ok {
 			return
