@@ -318,10 +318,41 @@ func (p *tab) open(path string) {
 }
 
 // click clicks the first element matching sel with the mouse (it waits for
-// the element to be visible).
+// the element to be visible). A node that went away between finding it and
+// clicking it is found again: after a navigation the page started itself (a
+// form sent with Enter), chromedp can still hold nodes of the page before,
+// and the click then fails at once with "Could not find node with given
+// id" although the element is there. Such a failure comes before any mouse
+// event is sent, so trying again never clicks twice.
 func (p *tab) click(sel string) {
 	p.t.Helper()
-	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel)))
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		ctx, cancel := context.WithDeadline(p.ctx, deadline)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if !staleNode(err) || time.Now().After(deadline) {
+			p.t.Fatalf("click %s: %v\n%s", sel, err, p.snapshot())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// staleNode reports an error of the browser about a node it no longer has
+// or cannot place (the page it belonged to was replaced, or is being laid
+// out anew), as opposed to a missing element or a failed click.
+func staleNode(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Could not find node with given id", "No node with given id", "does not belong to the document", "Node is detached",
+		"Node does not have a layout object", "Could not compute content quads", "Cannot find context with specified id", "Execution context was destroyed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // keys types into whatever has the focus, without focusing anything first.
