@@ -56,7 +56,13 @@ func ownerLogin(t *testing.T, base, from, cookies string) (int, string, time.Dur
 // the owner was answered 503 for as long as the flood lasted.
 func TestOwnerLogsInDuringALoginFlood(t *testing.T) {
 	t.Parallel()
-	_, base := loginServer(t, bcrypt.MinCost, func(o *handlers.Options) { o.LoginsPerMinute = 2 })
+	// A login that finds no login slot within QueueWait is refused before
+	// its address is counted, so on a busy machine an address's first
+	// counted attempt, which may take the lane ahead of the queue, could
+	// come late and hold the lane when the owner's new browser asks for
+	// it. A long QueueWait counts every first attempt before its answer,
+	// and firsts (below) waits for those answers.
+	_, base := loginServer(t, bcrypt.MinCost, func(o *handlers.Options) { o.LoginsPerMinute, o.QueueWait = 2, 10*time.Second })
 	status, device, _ := ownerLogin(t, base, "192.0.2.200", "")
 	if status != http.StatusSeeOther || device == "" {
 		t.Fatalf("the owner's first login: %d, device cookie %q", status, device)
@@ -67,22 +73,38 @@ func TestOwnerLogsInDuringALoginFlood(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	flood := map[int]int{}
+	var firsts sync.WaitGroup // each address's first attempt, answered
+	firsts.Add(addresses)
 	for a := range addresses {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			client := noRedirect()
+			first := true
+			done := func() {
+				if first {
+					first = false
+					firsts.Done()
+				}
+			}
+			defer done()
 			for i := 0; i < 16 && time.Now().Before(stop); i++ {
 				r := loginFrom(client, base, fmt.Sprintf("198.51.100.%d", a+1), "wrong")
 				mu.Lock()
 				flood[r.status]++
 				mu.Unlock()
+				done()
 				time.Sleep(time.Second / perSecond)
 			}
 		}()
 	}
 	defer wg.Wait()
-	time.Sleep(time.Second) // the flood under way: the pace is full
+	// The flood under way: the pace is full, and every address has had
+	// the answer to its first attempt, the one that may be checked ahead
+	// of the queue. A first attempt holding a moment of that lane is
+	// answered only after its moment, so the lane is free now, however
+	// late a busy machine let some address begin.
+	firsts.Wait()
 
 	known := 0
 	for i := range 10 {
