@@ -176,8 +176,10 @@ func send(base, target, body string) answer {
 // writers runs n clients that create tasks and move them through the
 // lifecycle until stop is closed; base is read before each request. Each
 // client works on its own events only, so the operations on one event are
-// one after another.
-func writers(n int, base *atomic.Value, stop <-chan struct{}) [][]answer {
+// one after another. streaks, when not nil, holds for each client how many
+// of its last answers in a row were not failures (not 5xx, not without an
+// answer).
+func writers(n int, base *atomic.Value, stop <-chan struct{}, streaks []atomic.Int32) [][]answer {
 	out := make([][]answer, n)
 	var wg sync.WaitGroup
 	for w := range n {
@@ -211,7 +213,15 @@ func writers(n int, base *atomic.Value, stop <-chan struct{}) [][]answer {
 					a.op, a.id = op, id
 				}
 				out[w] = append(out[w], a)
-				if a.code == 0 || a.code >= 500 {
+				failed := a.code == 0 || a.code >= 500
+				if streaks != nil {
+					if failed {
+						streaks[w].Store(0)
+					} else {
+						streaks[w].Add(1)
+					}
+				}
+				if failed {
 					time.Sleep(20 * time.Millisecond) // no busy loop while the service is away
 				}
 			}
@@ -233,7 +243,8 @@ func TestDatabaseGoneFailsFastAndRecovers(t *testing.T) {
 	base.Store(s.base)
 	stop := make(chan struct{})
 	done := make(chan [][]answer)
-	go func() { done <- writers(4, &base, stop) }()
+	streaks := make([]atomic.Int32, 4)
+	go func() { done <- writers(4, &base, stop, streaks) }()
 
 	time.Sleep(500 * time.Millisecond)
 	stoppedAt := time.Now()
@@ -272,7 +283,18 @@ func TestDatabaseGoneFailsFastAndRecovers(t *testing.T) {
 	if recovered == 0 {
 		t.Fatalf("/readyz did not answer 200 within 30 s of the database's return:\n%s", s.Logs())
 	}
-	time.Sleep(time.Second)
+	// The writers go on until each has had five answers in a row that are
+	// not failures (the check below), or for 30 s: on a busy machine a
+	// second after /readyz is not always five answers.
+	for began := time.Now(); time.Since(began) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+		recoveredAll := true
+		for i := range streaks {
+			recoveredAll = recoveredAll && streaks[i].Load() >= 5
+		}
+		if recoveredAll {
+			break
+		}
+	}
 	close(stop)
 	answers := <-done
 
@@ -344,7 +366,7 @@ func TestNoAcknowledgedWriteIsLost(t *testing.T) {
 	base.Store(s.base)
 	stop := make(chan struct{})
 	done := make(chan [][]answer)
-	go func() { done <- writers(4, &base, stop) }()
+	go func() { done <- writers(4, &base, stop, nil) }()
 
 	time.Sleep(700 * time.Millisecond)
 	oc.stop() // the database restarts
