@@ -138,15 +138,8 @@ FROM generate_series(1, 20000) i`); err != nil {
 		t.Fatal(err)
 	}
 	sql, args := app.ListSQL(s, q)
-	var plan []byte
-	if err := db.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
-		t.Fatal(err)
-	}
-	var doc []struct{ Plan planNode }
-	if err := json.Unmarshal(plan, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if n := doc[0].Plan.find("Bitmap Index Scan"); n == nil || n.IndexName != "events_labels_idx" {
+	top, plan := explain(t, ctx, db, sql, args...)
+	if n := top.find("Bitmap Index Scan"); n == nil || n.IndexName != "events_labels_idx" {
 		t.Errorf("label=rare is not served by events_labels_idx:\n%s", plan)
 	}
 	page, err := s.List(ctx, q)
@@ -307,22 +300,15 @@ FROM generate_series(1, 100000) i`); err != nil {
 	}
 	for _, of := range []string{"project", "label"} {
 		sql, args := app.NamesSQL(of, "업", 10)
-		var plan []byte
-		if err := db.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
-			t.Fatal(err)
-		}
-		var doc []struct{ Plan planNode }
-		if err := json.Unmarshal(plan, &doc); err != nil {
-			t.Fatal(err)
-		}
-		scan := doc[0].Plan.find("Index Scan Backward")
+		top, plan := explain(t, ctx, db, sql, args...)
+		scan := top.find("Index Scan Backward")
 		if scan == nil {
-			scan = doc[0].Plan.find("Index Scan")
+			scan = top.find("Index Scan")
 		}
 		if scan == nil || scan.IndexName != "events_updated_idx" || scan.ActualRows > app.NamesRecent {
 			t.Errorf("%s: the names are not read through events_updated_idx, at most %d rows:\n%s", of, app.NamesRecent, plan)
 		}
-		if doc[0].Plan.find("Seq Scan") != nil {
+		if top.find("Seq Scan") != nil {
 			t.Errorf("%s: a sequential scan:\n%s", of, plan)
 		}
 	}

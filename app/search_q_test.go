@@ -5,7 +5,6 @@ package app_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/url"
 	"slices"
@@ -213,15 +212,8 @@ FROM generate_series(1, 30000) i`); err != nil {
 			t.Fatal(err)
 		}
 		sql, args := app.ListSQL(s, q)
-		var plan []byte
-		if err := db.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
-			t.Fatal(err)
-		}
-		var doc []struct{ Plan planNode }
-		if err := json.Unmarshal(plan, &doc); err != nil {
-			t.Fatal(err)
-		}
-		n := doc[0].Plan.find("Bitmap Index Scan")
+		top, plan := explain(t, ctx, db, sql, args...)
+		n := top.find("Bitmap Index Scan")
 		if n == nil || n.IndexName != "events_search_idx" {
 			t.Errorf("q=%s is not served by events_search_idx:\n%s", word, plan)
 			continue

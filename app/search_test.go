@@ -127,6 +127,21 @@ type planNode struct {
 	Plans      []planNode `json:"Plans"`
 }
 
+// explain runs sql under EXPLAIN (ANALYZE, FORMAT JSON): its plan's top
+// node, and the plan as PostgreSQL wrote it (for failure messages).
+func explain(t *testing.T, ctx context.Context, db *bun.DB, sql string, args ...any) (*planNode, []byte) {
+	t.Helper()
+	var plan []byte
+	if err := db.QueryRowContext(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	var doc []struct{ Plan planNode }
+	if err := json.Unmarshal(plan, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &doc[0].Plan, plan
+}
+
 func (n *planNode) find(nodeType string) *planNode {
 	if n.NodeType == nodeType {
 		return n
