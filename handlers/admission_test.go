@@ -81,19 +81,22 @@ func hit(client *http.Client, method, url, ctype, body string, headers ...string
 // TestOverloadIsRefusedFastAndWritesNothing: with 2 slots, both held by
 // requests that wait on a row lock, a flood of 40 creates, /events pages and
 // htmx posts is refused with 503 and Retry-After once the queue wait (200
-// ms) passes — none waits anywhere near the request deadline — and /healthz,
-// /readyz and a static file answer 200 all through it. Nothing refused is
-// stored. Once the lock goes, the held requests finish with 200 and a create
-// is 201 again. Then a flood of 60 creates over 2 free slots: every answer
-// is 201 or 503, and exactly the 201s are stored.
+// ms) passes — none waits for a slot, or for the request deadline — and
+// /healthz, /readyz and a static file answer 200 all through it. Nothing
+// refused is stored. Once the lock goes, the held requests finish with 200
+// and a create is 201 again. Then a flood of 60 creates over 2 free slots:
+// every answer is 201 or 503, and exactly the 201s are stored.
+//
+// What proves the refusal fast is the order, not a clock: the lock is
+// released only after every answer of the flood has come, so an answer
+// that waited for a slot would never come, and the client gives up (20 s)
+// before the request deadline (30 s) could answer for it. A bound on the
+// time of each refusal failed CI once: on a machine busy with every
+// package's tests under the race detector, three refusals took 9 s.
 func TestOverloadIsRefusedFastAndWritesNothing(t *testing.T) {
 	const wait = 200 * time.Millisecond
-	// Generous bounds for a busy CI machine: a refusal comes after the
-	// wait, far sooner than the held requests (released after the flood)
-	// or the request deadline (30 s).
-	const refusedWithin = 5 * time.Second
 	s, base := overloadServer(t, 2, wait)
-	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxConnsPerHost: 100, MaxIdleConnsPerHost: 100}}
+	client := &http.Client{Timeout: requestTimeout * 2 / 3, Transport: &http.Transport{MaxConnsPerHost: 100, MaxIdleConnsPerHost: 100}}
 	t.Cleanup(client.CloseIdleConnections)
 
 	locked := make([]event, 2)
@@ -180,8 +183,6 @@ func TestOverloadIsRefusedFastAndWritesNothing(t *testing.T) {
 			t.Errorf("%s: Retry-After %q, want 1", a.name, a.retryAfter)
 		case a.took < wait/2:
 			t.Errorf("%s: refused after %s, before the queue wait (%s)", a.name, a.took, wait)
-		case a.took > refusedWithin:
-			t.Errorf("%s: refused after %s, want within %s", a.name, a.took, refusedWithin)
 		}
 	}
 	// one error path: problem JSON for the API, a page or a fragment of HTML otherwise
@@ -228,9 +229,9 @@ func TestOverloadIsRefusedFastAndWritesNothing(t *testing.T) {
 			t.Errorf("%s: %v", a.name, a.err)
 		case a.status == http.StatusCreated:
 			created[a.name] = true
-		case a.status == http.StatusServiceUnavailable && a.retryAfter == "1" && a.took <= refusedWithin:
+		case a.status == http.StatusServiceUnavailable && a.retryAfter == "1":
 		default:
-			t.Errorf("%s: status %d, Retry-After %q after %s; want 201, or 503 with Retry-After 1", a.name, a.status, a.retryAfter, a.took)
+			t.Errorf("%s: status %d, Retry-After %q; want 201, or 503 with Retry-After 1", a.name, a.status, a.retryAfter)
 		}
 	}
 	rows, err := s.db.Query("SELECT title FROM events WHERE title LIKE 'second-%' OR title LIKE 'flood-%'")

@@ -29,8 +29,8 @@ import (
 
 // failFast bounds the time of one answer while the database is gone. A
 // request that waited for the database would take the request timeout
-// (10 s) or hang; 3 s is generous for a loaded machine.
-const failFast = 3 * time.Second
+// (10 s) or hang; half of it leaves a loaded machine room for its delays.
+const failFast = 5 * time.Second
 
 // ownCluster starts a PostgreSQL of the test's own (never the shared test
 // cluster), so the test may stop and restart it, with a TCP proxy in front:
