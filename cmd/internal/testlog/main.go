@@ -7,7 +7,10 @@
 // each package. At the very end it names every failed test and package
 // again, each test with the first lines of its last messages (why it
 // failed, when a long log after it scrolls that away), so the names are
-// the last thing on the screen. It exits 1 when a package failed or did
+// the last thing on the screen. A package that ends while some of its tests
+// still run (its timeout, a panic in another goroutine) shows their output
+// too, the panic included, and names them in that list (not the parallel
+// tests still waiting their turn). It exits 1 when a package failed or did
 // not build.
 //
 //	go test -json ./... | go run ./cmd/internal/testlog
@@ -47,6 +50,10 @@ func show(r io.Reader, w io.Writer) bool {
 	why := map[string][]string{}     // the last messages of each failed test
 	outputs := map[string][]string{} // the output of each running test, by package and test
 	said := map[string][]string{}    // the first line of each message of a test, by package and test
+	var started []string             // the top-level tests, "package Test", in the order they started
+	ended := map[string]bool{}       // the top-level tests that passed, failed or were skipped
+	paused := map[string]bool{}      // the top-level parallel tests waiting their turn
+	saidAll := map[string][]string{} // said, of a top-level test and its subtests together
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	for in.Scan() {
@@ -70,6 +77,7 @@ func show(r io.Reader, w io.Writer) bool {
 		case "run":
 			if top {
 				fmt.Fprintf(w, "[%s]   %s\n", elapsed, e.Test)
+				started = append(started, key)
 			}
 		case "output":
 			if e.Test == "" {
@@ -83,6 +91,10 @@ func show(r io.Reader, w io.Writer) bool {
 			outputs[root] = append(outputs[root], e.Output)
 			if m := messageLine(e.Output); m != "" {
 				said[key] = append(said[key], m)
+				saidAll[root] = append(saidAll[root], m)
+			}
+			if top {
+				paused[key] = strings.HasPrefix(e.Output, "=== PAUSE ") || paused[key] && !strings.HasPrefix(e.Output, "=== CONT ")
 			}
 		case "fail":
 			failed = true
@@ -93,17 +105,32 @@ func show(r io.Reader, w io.Writer) bool {
 			case !testFailed[e.Package]: // a panic or a timeout outside any test, or TestMain
 				failures = append(failures, e.Package+" (the package: see its output above)")
 			}
+			if e.Test == "" {
+				// the package ended with these tests still running: go
+				// test's timeout panic is in their output
+				for _, k := range started {
+					if !ended[k] && !paused[k] && strings.HasPrefix(k, e.Package+" ") {
+						fmt.Fprint(w, strings.Join(outputs[k], ""))
+						failures = append(failures, k+" (had not ended)")
+						why[k+" (had not ended)"] = lastMessages(saidAll[k])
+					}
+				}
+			}
 			if e.Test != "" {
 				why[key] = lastMessages(said[key])
 			}
 			if top {
+				ended[key] = true
 				fmt.Fprint(w, strings.Join(outputs[key], ""))
 				delete(outputs, key)
+				delete(saidAll, key)
 			}
 			delete(said, key)
 		case "pass", "skip":
 			if top {
+				ended[key] = true
 				delete(outputs, key)
+				delete(saidAll, key)
 			}
 			delete(said, key)
 		}
@@ -121,7 +148,8 @@ func show(r io.Reader, w io.Writer) bool {
 }
 
 // messageLine is the first line of a test's message ("x_test.go:12: text")
-// from a line of its output, or "" for any other line.
+// or of a panic ("panic: test timed out after 40m0s") from a line of its
+// output, or "" for any other line.
 func messageLine(out string) string {
 	trimmed := strings.TrimSpace(out)
 	if !fileLine.MatchString(trimmed) {
@@ -134,7 +162,7 @@ func messageLine(out string) string {
 	return trimmed
 }
 
-var fileLine = regexp.MustCompile(`^[\w.-]+\.go:\d+: `)
+var fileLine = regexp.MustCompile(`^([\w.-]+\.go:\d+|panic): `)
 
 // lastMessages keeps the last few messages of a failed test: the failure
 // is among them, before whatever its cleanup logged.

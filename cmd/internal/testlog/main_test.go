@@ -60,3 +60,52 @@ func TestFailedNamesComeLast(t *testing.T) {
 		t.Errorf("a passing run:\n%s", out.String())
 	}
 }
+
+// TestTestsThatHadNotEndedAreNamed: a package that ends while tests still
+// run (go test's timeout) shows their output, the timeout's panic
+// included, and names each in the closing list with its last messages, its
+// subtests' among them; neither a test that ended nor a parallel test still
+// waiting its turn is named, while one that resumed is.
+func TestTestsThatHadNotEndedAreNamed(t *testing.T) {
+	run := `{"Action":"start","Package":"events/a"}
+{"Action":"run","Package":"events/a","Test":"TestQuick"}
+{"Action":"output","Package":"events/a","Test":"TestQuick","Output":"    quick_test.go:5: not shown\n"}
+{"Action":"pass","Package":"events/a","Test":"TestQuick"}
+{"Action":"run","Package":"events/a","Test":"TestWaits"}
+{"Action":"output","Package":"events/a","Test":"TestWaits","Output":"=== PAUSE TestWaits\n"}
+{"Action":"run","Package":"events/a","Test":"TestResumed"}
+{"Action":"output","Package":"events/a","Test":"TestResumed","Output":"=== PAUSE TestResumed\n"}
+{"Action":"output","Package":"events/a","Test":"TestResumed","Output":"=== CONT  TestResumed\n"}
+{"Action":"run","Package":"events/a","Test":"TestHangs"}
+{"Action":"run","Package":"events/a","Test":"TestHangs/inner"}
+{"Action":"output","Package":"events/a","Test":"TestHangs/inner","Output":"    hang_test.go:9: waiting for the lock\n"}
+{"Action":"output","Package":"events/a","Test":"TestHangs","Output":"panic: test timed out after 40m0s\n"}
+{"Action":"output","Package":"events/a","Test":"TestHangs","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"events/a","Test":"TestHangs","Output":"goroutine 7 [select]:\n"}
+{"Action":"output","Package":"events/a","Output":"FAIL\tevents/a\t2400.1s\n"}
+{"Action":"fail","Package":"events/a"}
+`
+	var out strings.Builder
+	if show(strings.NewReader(run), &out) {
+		t.Error("a run that timed out passed")
+	}
+	got := out.String()
+	before, tail, ok := strings.Cut(got, "\nFAILED after ")
+	if !ok {
+		t.Fatalf("no closing list:\n%s", got)
+	}
+	for _, line := range []string{"hang_test.go:9: waiting for the lock", "panic: test timed out after 40m0s", "goroutine 7 [select]:"} {
+		if !strings.Contains(before, line) {
+			t.Errorf("the output before the list lacks %q:\n%s", line, before)
+		}
+	}
+	if strings.Contains(got, "not shown") {
+		t.Errorf("a passed test's output is shown:\n%s", got)
+	}
+	_, names, _ := strings.Cut(tail, "\n")
+	want := "  events/a (the package: see its output above)\n  events/a TestResumed (had not ended)\n" +
+		"  events/a TestHangs (had not ended)\n      hang_test.go:9: waiting for the lock\n      panic: test timed out after 40m0s\n"
+	if names != want {
+		t.Errorf("the run ends with:\n%s\nwant:\n%s", names, want)
+	}
+}
