@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -50,10 +51,20 @@ func show(r io.Reader, w io.Writer) bool {
 	why := map[string][]string{}     // the last messages of each failed test
 	outputs := map[string][]string{} // the output of each running test, by package and test
 	said := map[string][]string{}    // the first line of each message of a test, by package and test
-	var started []string             // the top-level tests, "package Test", in the order they started
-	ended := map[string]bool{}       // the top-level tests that passed, failed or were skipped
+	var running []string             // the top-level tests started and not ended, "package Test", in order
 	paused := map[string]bool{}      // the top-level parallel tests waiting their turn
 	saidAll := map[string][]string{} // said, of a top-level test and its subtests together
+	// ended forgets what was kept of a test that passed, failed or was
+	// skipped
+	ended := func(key string, top bool) {
+		if top {
+			running = slices.DeleteFunc(running, func(k string) bool { return k == key })
+			delete(paused, key)
+			delete(outputs, key)
+			delete(saidAll, key)
+		}
+		delete(said, key)
+	}
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	for in.Scan() {
@@ -77,7 +88,7 @@ func show(r io.Reader, w io.Writer) bool {
 		case "run":
 			if top {
 				fmt.Fprintf(w, "[%s]   %s\n", elapsed, e.Test)
-				started = append(started, key)
+				running = append(running, key)
 			}
 		case "output":
 			if e.Test == "" {
@@ -98,41 +109,30 @@ func show(r io.Reader, w io.Writer) bool {
 			}
 		case "fail":
 			failed = true
-			switch {
-			case e.Test != "":
+			if e.Test != "" {
 				failures = append(failures, key)
 				testFailed[e.Package] = true
-			case !testFailed[e.Package]: // a panic or a timeout outside any test, or TestMain
-				failures = append(failures, e.Package+" (the package: see its output above)")
-			}
-			if e.Test == "" {
+				why[key] = lastMessages(said[key])
+				if top {
+					fmt.Fprint(w, strings.Join(outputs[key], ""))
+				}
+			} else {
+				if !testFailed[e.Package] { // a panic or a timeout outside any test, or TestMain
+					failures = append(failures, e.Package+" (the package: see its output above)")
+				}
 				// the package ended with these tests still running: go
 				// test's timeout panic is in their output
-				for _, k := range started {
-					if !ended[k] && !paused[k] && strings.HasPrefix(k, e.Package+" ") {
+				for _, k := range running {
+					if !paused[k] && strings.HasPrefix(k, e.Package+" ") {
 						fmt.Fprint(w, strings.Join(outputs[k], ""))
 						failures = append(failures, k+" (had not ended)")
 						why[k+" (had not ended)"] = lastMessages(saidAll[k])
 					}
 				}
 			}
-			if e.Test != "" {
-				why[key] = lastMessages(said[key])
-			}
-			if top {
-				ended[key] = true
-				fmt.Fprint(w, strings.Join(outputs[key], ""))
-				delete(outputs, key)
-				delete(saidAll, key)
-			}
-			delete(said, key)
+			ended(key, top)
 		case "pass", "skip":
-			if top {
-				ended[key] = true
-				delete(outputs, key)
-				delete(saidAll, key)
-			}
-			delete(said, key)
+			ended(key, top)
 		}
 	}
 	if failed {

@@ -35,25 +35,16 @@ func TestFailedNamesComeLast(t *testing.T) {
 {"Action":"output","Package":"events/d","Output":"ok  \tevents/d\t0.1s\n"}
 {"Action":"pass","Package":"events/d"}
 `
-	var out strings.Builder
-	if show(strings.NewReader(run), &out) {
-		t.Error("a run with failures passed")
-	}
-	got := out.String()
-	_, tail, ok := strings.Cut(got, "\nFAILED after ")
-	if !ok {
-		t.Fatalf("no closing list:\n%s", got)
-	}
-	_, names, _ := strings.Cut(tail, "\n")
+	got, before, names := closing(t, run)
 	want := "  events/a TestSlow/busy\n      slow_test.go:9: failed after 13s\n      main_test.go:150: server log:\n  events/a TestSlow\n  events/c [events/c.test] (does not build)\n  events/b (the package: see its output above)\n"
 	if names != want {
 		t.Errorf("the run ends with:\n%s\nwant:\n%s", names, want)
 	}
-	if !strings.Contains(got, "failed after 13s") || strings.Index(got, "failed after 13s") > strings.Index(got, "FAILED after") {
+	if !strings.Contains(before, "failed after 13s") {
 		t.Errorf("the failed test's output is not before the list:\n%s", got)
 	}
 
-	out.Reset()
+	var out strings.Builder
 	if !show(strings.NewReader(`{"Action":"start","Package":"events/d"}
 {"Action":"pass","Package":"events/d"}
 `), &out) || strings.Contains(out.String(), "FAILED") {
@@ -85,15 +76,7 @@ func TestTestsThatHadNotEndedAreNamed(t *testing.T) {
 {"Action":"output","Package":"events/a","Output":"FAIL\tevents/a\t2400.1s\n"}
 {"Action":"fail","Package":"events/a"}
 `
-	var out strings.Builder
-	if show(strings.NewReader(run), &out) {
-		t.Error("a run that timed out passed")
-	}
-	got := out.String()
-	before, tail, ok := strings.Cut(got, "\nFAILED after ")
-	if !ok {
-		t.Fatalf("no closing list:\n%s", got)
-	}
+	got, before, names := closing(t, run)
 	for _, line := range []string{"hang_test.go:9: waiting for the lock", "panic: test timed out after 40m0s", "goroutine 7 [select]:"} {
 		if !strings.Contains(before, line) {
 			t.Errorf("the output before the list lacks %q:\n%s", line, before)
@@ -102,10 +85,26 @@ func TestTestsThatHadNotEndedAreNamed(t *testing.T) {
 	if strings.Contains(got, "not shown") {
 		t.Errorf("a passed test's output is shown:\n%s", got)
 	}
-	_, names, _ := strings.Cut(tail, "\n")
 	want := "  events/a (the package: see its output above)\n  events/a TestResumed (had not ended)\n" +
 		"  events/a TestHangs (had not ended)\n      hang_test.go:9: waiting for the lock\n      panic: test timed out after 40m0s\n"
 	if names != want {
 		t.Errorf("the run ends with:\n%s\nwant:\n%s", names, want)
 	}
+}
+
+// closing shows run, which must fail, and returns what was shown, what
+// came before the closing list, and the list's lines after its first.
+func closing(t *testing.T, run string) (got, before, names string) {
+	t.Helper()
+	var out strings.Builder
+	if show(strings.NewReader(run), &out) {
+		t.Error("a run with failures passed")
+	}
+	got = out.String()
+	before, tail, ok := strings.Cut(got, "\nFAILED after ")
+	if !ok {
+		t.Fatalf("no closing list:\n%s", got)
+	}
+	_, names, _ = strings.Cut(tail, "\n")
+	return got, before, names
 }
