@@ -80,20 +80,14 @@ func TestOwnerLogsInDuringALoginFlood(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			client := noRedirect()
-			first := true
-			done := func() {
-				if first {
-					first = false
-					firsts.Done()
-				}
-			}
-			defer done()
+			var first sync.Once
+			defer first.Do(firsts.Done)
 			for i := 0; i < 16 && time.Now().Before(stop); i++ {
 				r := loginFrom(client, base, fmt.Sprintf("198.51.100.%d", a+1), "wrong")
 				mu.Lock()
 				flood[r.status]++
 				mu.Unlock()
-				done()
+				first.Do(firsts.Done)
 				time.Sleep(time.Second / perSecond)
 			}
 		}()
