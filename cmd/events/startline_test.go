@@ -6,7 +6,6 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -50,11 +49,8 @@ func TestStartLineSaysWhatIsSet(t *testing.T) {
 	// The line follows the listener's start, so /readyz (which start
 	// waits for) can answer a moment before it is written.
 	want := `msg="events is serving" url=` + s.base + `/events `
-	line := s.Logs()
-	for began := time.Now(); !strings.Contains(line, `msg="events is serving"`) && time.Since(began) < 10*time.Second; line = s.Logs() {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.Contains(line, want) || !strings.Contains(line, `authentication="a password (the pages); no API tokens"`) {
+	s.waitLog(t, `msg="events is serving"`)
+	if line := s.Logs(); !strings.Contains(line, want) || !strings.Contains(line, `authentication="a password (the pages); no API tokens"`) {
 		t.Errorf("the start line:\n%s\nwant %s and the password without tokens", line, want)
 	}
 }
