@@ -341,6 +341,18 @@ func (p *tab) click(sel string) {
 	}
 }
 
+// follow clicks a link that loads another page and waits until that page
+// has loaded. Waiting for what the new page shows is not enough when the
+// page before shows it too (a language link to the language already set):
+// the wait then ends at once, and what comes next reads a page still
+// arriving. A mark on the window is gone only from a new page.
+func (p *tab) follow(sel string) {
+	p.t.Helper()
+	eval[bool](p, `window.__beforeFollow = true`)
+	p.click(sel)
+	p.waitFor("the page "+sel+" leads to", `window.__beforeFollow !== true`)
+}
+
 // staleNode reports an error of the browser about a node it no longer has
 // or cannot place (the page it belonged to was replaced, or is being laid
 // out anew), as opposed to a missing element or a failed click.

@@ -48,7 +48,7 @@ func testJourneysInBothLanguages(t *testing.T, b *browser) {
 	} {
 		p := b.newTab(t, s.base)
 		p.open("/events")
-		p.click(`.langs a[lang="` + lang.code + `"]`)
+		p.follow(`.langs a[lang="` + lang.code + `"]`)
 		p.waitFor("the page in "+lang.code, `document.documentElement.lang === '`+lang.code+`' && !!document.querySelector('#quick-title')`)
 		if got := eval[string](p, `document.querySelector('#quick-record button[type=submit]').textContent.trim()`); got != lang.record {
 			t.Errorf("%s: the record button reads %q, want %q", lang.code, got, lang.record)
@@ -111,7 +111,7 @@ func testTimersTasksOfflineInKorean(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.click(`.langs a[lang="ko"]`)
+	p.follow(`.langs a[lang="ko"]`)
 	p.waitFor("the page in Korean", `document.documentElement.lang === 'ko' && !!document.querySelector('#quick-title')`)
 	noOverflow := func(what string) {
 		t.Helper()
