@@ -50,7 +50,7 @@ func testWithAuthentication(t *testing.T, b *browser) {
 	}
 	p.waitFor("the password field to have the focus", `document.activeElement?.id === 'f-password'`)
 	p.keys(password + "\r")
-	p.waitFor("the Today tab after logging in", `location.pathname === '/events' && document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab after logging in", `location.pathname === '/events' && `+tabShown("today"))
 	if eval[bool](p, `document.cookie.includes('events_session')`) {
 		t.Errorf("the session cookie is readable by scripts")
 	}

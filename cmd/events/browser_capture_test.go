@@ -42,7 +42,7 @@ func testQuickRecordText(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	if first := eval[string](p, `document.querySelector('input[type=text], input:not([type]), textarea')?.id ?? ''`); first != "quick-title" {
 		t.Errorf("the first text input of /events is %q, want quick-title", first)
 	}
@@ -158,7 +158,7 @@ func testTaskCapture(t *testing.T, b *browser) {
 	shoot(t, p, "capture")
 	// The Upcoming tab drawn anew lists it the same way: a day, no clock time.
 	p.open("/events?tab=upcoming")
-	p.waitFor("the Upcoming tab", `document.querySelector('#panel')?.dataset.tab === 'upcoming'`)
+	p.waitFor("the Upcoming tab", tabShown("upcoming"))
 	if texts := eval[[]string](p, `[...document.querySelectorAll('#list li.event-row time')].map(e => e.textContent.trim())`); !slices.Contains(texts, "due tomorrow") {
 		t.Errorf("Upcoming shows the times %q, want one %q", texts, "due tomorrow")
 	}
@@ -196,7 +196,7 @@ func testTagLinks(t *testing.T, b *browser) {
 	p.waitFor("the tag listing from the detail page", `location.search === '?project_tag=work' && document.querySelectorAll('#list li.event-row').length === 2`)
 	// A tab leaves the listing.
 	p.click("#tab-activity")
-	p.waitFor("the Activity tab", `document.querySelector('#panel')?.dataset.tab === 'activity' && !document.querySelector('#tab-tag')`)
+	p.waitFor("the Activity tab", tabShown("activity")+` && !document.querySelector('#tab-tag')`)
 	if n := len(p.rowIDs()); n != 2 {
 		t.Errorf("the Activity tab after the tag listing shows %d rows, want the 2 logs", n)
 	}

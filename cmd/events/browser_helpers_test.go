@@ -353,6 +353,15 @@ func (p *tab) follow(sel string) {
 	p.waitFor("the page "+sel+" leads to", `window.__beforeFollow !== true`)
 }
 
+// tabShown is true when the panel of the tab name is shown and htmx has
+// processed it. A swapped #tabbed is in the page a timer before it works
+// (a tab clicked then loads the whole page, a row's button does nothing);
+// app.js sets the tabs' roving tabindex attribute only once it does.
+func tabShown(name string) string {
+	return `(document.querySelector('#panel')?.dataset.tab === ` + jsString(name) +
+		` && document.querySelector(` + jsString("#tab-"+name) + `)?.getAttribute('tabindex') === '0')`
+}
+
 // staleNode reports an error of the browser about a node it no longer has
 // or cannot place (the page it belonged to was replaced, or is being laid
 // out anew), as opposed to a missing element or a failed click.

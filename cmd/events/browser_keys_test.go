@@ -347,11 +347,8 @@ func testShortcuts(t *testing.T, b *browser) {
 	// g then t, u, a, i: the tabs, without a page load.
 	for _, c := range []struct{ key, tab string }{{"t", "today"}, {"u", "upcoming"}, {"a", "activity"}, {"i", "inbox"}} {
 		p.press("g" + c.key)
-		p.waitFor("g "+c.key+": the "+c.tab+" tab", `document.querySelector('#panel')?.dataset.tab === `+jsString(c.tab)+` && location.search === `+jsString("?tab="+c.tab))
-		// The swapped tab list shows before htmx processes it (its settle
-		// delay); its roving tabindex is set once it has, and only then is
-		// the next g safe: a click on an unprocessed tab loads the page.
-		p.waitFor("g "+c.key+": the focus on its tab", `document.activeElement?.id === `+jsString("tab-"+c.tab)+` && document.activeElement.getAttribute('tabindex') === '0'`)
+		p.waitFor("g "+c.key+": the "+c.tab+" tab", tabShown(c.tab)+` && location.search === `+jsString("?tab="+c.tab))
+		p.waitFor("g "+c.key+": the focus on its tab", `document.activeElement?.id === `+jsString("tab-"+c.tab))
 	}
 	p.assertNoReload("g t, g u, g a, g i")
 	// g r: the review page.
@@ -430,7 +427,7 @@ func testTabArrows(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.markWindow()
 	if got := eval[[]string](p, `[...document.querySelectorAll('[role=tab]')].map(t => t.id + ':' + t.tabIndex)`); !slices.Equal(got, []string{"tab-today:0", "tab-inbox:-1", "tab-upcoming:-1", "tab-activity:-1"}) {
 		t.Errorf("the tabs' tabindex: %q; want only the selected tab in the Tab order", got)
@@ -441,10 +438,8 @@ func testTabArrows(t *testing.T, b *browser) {
 		{kb.End, "activity"}, {kb.ArrowRight, "today"}, {kb.ArrowLeft, "activity"}, {kb.Home, "today"},
 	} {
 		p.press(c.key)
-		p.waitFor(c.tab+" after an arrow key", `document.querySelector('#panel')?.dataset.tab === `+jsString(c.tab)+` && location.search === `+jsString("?tab="+c.tab))
-		// the attribute, not the property: a link's tabIndex is 0 before
-		// app.js sets the roving tabindex of the swapped tab list
-		p.waitFor("the focus on "+c.tab, `document.activeElement?.id === `+jsString("tab-"+c.tab)+` && document.activeElement.getAttribute('tabindex') === '0'`)
+		p.waitFor(c.tab+" after an arrow key", tabShown(c.tab)+` && location.search === `+jsString("?tab="+c.tab))
+		p.waitFor("the focus on "+c.tab, `document.activeElement?.id === `+jsString("tab-"+c.tab))
 		if n := eval[int](p, `document.querySelectorAll('[role=tab][tabindex="0"]').length`); n != 1 {
 			t.Errorf("after moving to %s, %d tabs are in the Tab order; want 1", c.tab, n)
 		}

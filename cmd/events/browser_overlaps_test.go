@@ -34,7 +34,7 @@ func testOverlapsStay(t *testing.T, b *browser) {
 		"started_at": rfc(time.Now().Add(-2 * time.Hour))})
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.click("#quick-title")
 	p.keys("standup 15m\r")
 	p.waitFor("the new row's mark", `[...document.querySelectorAll('li.event-row .overlap')].some(p => p.textContent.includes('overlaps “deep work”'))`)
@@ -90,7 +90,7 @@ func testOverlapsStay(t *testing.T, b *browser) {
 		t.Errorf("standup was moved to %v–%v, want to end at %v", moved.StartedAt, moved.EndedAt, run.StartedAt)
 	}
 	p.open("/events")
-	p.waitFor("Today", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("Today", tabShown("today"))
 	if n := eval[int](p, `document.querySelectorAll('.overlap, .overlap-fix').length`); n != 0 {
 		t.Errorf("after the move, %d overlap marks remain on Today", n)
 	}
@@ -158,7 +158,7 @@ func testUndoCalendarLine(t *testing.T, b *browser) {
 	ahead := day(time.Now(), seoul(t), 10)
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.click("#quick-title")
 	p.keys(fmt.Sprintf("Dentist %d/%d 15:00-16:00\r", int(ahead.Month()), ahead.Day()))
 	p.waitFor("the sentence with its Undo", `document.querySelector('#tab-notice .undo-create')`)

@@ -487,7 +487,7 @@ func testTabSwitchResetsRow(t *testing.T, b *browser) {
 	// the focus back on the new tab: the swap is over. The new rows are in
 	// the page a moment before it is (htmx settles them first), and a j
 	// then still goes on from the row current before.
-	p.waitFor("g a: Activity", `document.querySelector('#panel')?.dataset.tab === 'activity' && document.querySelectorAll('li.event-row').length === 3 && document.activeElement?.id === 'tab-activity'`)
+	p.waitFor("g a: Activity", tabShown("activity")+` && document.querySelectorAll('li.event-row').length === 3 && document.activeElement?.id === 'tab-activity'`)
 	if n := eval[int](p, `document.querySelectorAll('li.event-row[data-current]').length`); n != 0 {
 		t.Errorf("after switching tabs %d rows are marked current", n)
 	}

@@ -260,7 +260,7 @@ func testDayHeadings(t *testing.T, b *browser) {
 	shootBoth(t, p, "upcoming-days", "/events?tab=upcoming", ready)
 
 	p.click("#tab-activity")
-	p.waitFor("Activity by day", `document.querySelector('#panel')?.dataset.tab === 'activity' && !!document.querySelector('.day-group h2')`)
+	p.waitFor("Activity by day", tabShown("activity")+` && !!document.querySelector('.day-group h2')`)
 	want = []string{"Yesterday 3 h logged: Email, Deep work", label(-3) + " 1 h logged: Gym"}
 	if got := eval[[]string](p, heads); strings.Join(got, " | ") != strings.Join(want, " | ") {
 		t.Errorf("Activity reads %q,\nwant %q", got, want)
@@ -296,7 +296,7 @@ func testTaskLineByDue(t *testing.T, b *browser) {
 	}
 	shoot(t, p, "task-line-next-week")
 	p.click(".tab-notice a")
-	p.waitFor("Upcoming", `document.querySelector('#panel')?.dataset.tab === 'upcoming'`)
+	p.waitFor("Upcoming", tabShown("upcoming"))
 	if got := eval[string](p, `[...document.querySelectorAll('.day-group[data-day="`+due.Format(time.DateOnly)+`"] li.event-row a.title')].map(a => a.textContent.trim()).join()`); got != "Pay rent" {
 		t.Errorf("Upcoming's %s holds %q", due.Format("Mon 2 Jan"), got)
 	}

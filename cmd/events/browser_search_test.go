@@ -32,7 +32,7 @@ func TestBrowserSearch(t *testing.T) {
 
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.click("#site-search-q")
 	p.keys("회의\r")
 	p.waitFor("the results of 회의", `location.pathname === '/events/search' && document.querySelectorAll('#search-results > li.event-row').length === 2`)

@@ -78,7 +78,7 @@ func testQuickRecord(t *testing.T, b *browser) {
 	s := startWeb(t)
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 
 	// An empty tab says so in words.
 	if text := eval[string](p, `(() => { const e = document.querySelector('#list .empty'); return e && e.getClientRects().length ? e.textContent.trim() : '' })()`); text == "" {
@@ -577,11 +577,7 @@ func testTabs(t *testing.T, b *browser) {
 	p := b.newTab(t, s.base)
 	check := func(tabName string) {
 		t.Helper()
-		// The swapped panel shows before htmx has processed it (its settle
-		// delay): a click on a tab before then loads the whole page. The
-		// tab's roving tabindex (app.js) is set once it has.
-		p.waitFor("the "+tabName+" panel", `document.querySelector('#panel')?.dataset.tab === `+jsString(tabName)+
-			` && document.querySelector('#tab-`+tabName+`')?.getAttribute('tabindex') === '0'`)
+		p.waitFor("the "+tabName+" panel", tabShown(tabName))
 		if got := p.rowIDs(); !slices.Equal(got, rows[tabName]) {
 			t.Errorf("%s tab lists %q, want %q", tabName, got, rows[tabName])
 		}
@@ -647,7 +643,7 @@ func testKeyboard(t *testing.T, b *browser) {
 	createEvent(t, s.base, map[string]any{"kind": "task", "title": "Due today", "due_at": rfc(day(time.Now(), loc, 0).Add(20 * time.Hour))})
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.markWindow()
 
 	// Tab to the tab list (only its selected tab is in the Tab order, the
@@ -655,9 +651,7 @@ func testKeyboard(t *testing.T, b *browser) {
 	// loads, the focus stays on it.
 	p.tabTo("#tab-today")
 	p.keys(kb.ArrowRight)
-	// (and processed by htmx, its tabindex set: until then the rows'
-	// buttons do nothing and the focus is put back on the tab)
-	p.waitFor("the inbox tab after the right arrow", `document.querySelector('#panel')?.dataset.tab === 'inbox' && location.search === '?tab=inbox' && document.querySelector('#tab-inbox')?.getAttribute('tabindex') === '0'`)
+	p.waitFor("the inbox tab after the right arrow", tabShown("inbox")+` && location.search === '?tab=inbox'`)
 	p.assertNoReload("an arrow key on a tab")
 	if got := eval[string](p, `document.activeElement?.id || document.activeElement?.tagName`); got != "tab-inbox" {
 		t.Errorf("after the right arrow on the Today tab the focus is on %q, want it kept on #tab-inbox", got)

@@ -92,7 +92,7 @@ func testStartAndStop(t *testing.T, b *browser) {
 	createEvent(t, s.base, map[string]any{"kind": "activity_log", "text": "standup 15m #work"})
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	if name := eval[string](p, `document.querySelector('#quick-record button[data-start]')?.textContent.trim() ?? ''`); name != "Start" {
 		t.Fatalf("the record line's Start button reads %q", name)
 	}
@@ -219,7 +219,7 @@ func testOverlapMovedBefore(t *testing.T, b *browser) {
 	meeting := createEvent(t, s.base, map[string]any{"kind": "activity_log", "text": "회의 30분"})
 	p := b.newTab(t, s.base)
 	p.open("/events")
-	p.waitFor("the Today tab", `document.querySelector('#panel')?.dataset.tab === 'today'`)
+	p.waitFor("the Today tab", tabShown("today"))
 	p.click("#quick-title")
 	p.keys("code review 45m\r")
 	p.waitFor("the overlap sentence", `document.querySelector('li.event-row .overlap')?.textContent.includes('overlaps')`)

@@ -124,7 +124,7 @@ func testRecordOnOtherTabs(t *testing.T, b *browser) {
 	p := b.newTab(t, s.base)
 	for _, tab := range []string{"inbox", "upcoming"} {
 		p.open("/events?tab=" + tab)
-		p.waitFor("the "+tab+" tab", `document.querySelector('#panel')?.dataset.tab === `+jsString(tab))
+		p.waitFor("the "+tab+" tab", tabShown(tab))
 		p.click("#quick-title")
 		line := "Recorded on " + tab
 		p.keys(line + "\r")
@@ -255,7 +255,7 @@ func testTabBar(t *testing.T, b *browser) {
 		first := rects()
 		for _, name := range []string{"inbox", "upcoming", "activity", "today"} {
 			p.click(`#tab-` + name)
-			p.waitFor("the "+name+" tab", `document.querySelector('#panel')?.dataset.tab === `+jsString(name))
+			p.waitFor("the "+name+" tab", tabShown(name))
 			if now := rects(); !slices.Equal(now, first) {
 				t.Errorf("at %d px selecting %s moved the tab labels: %q, before %q", width, name, now, first)
 			}
